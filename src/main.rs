@@ -1,1 +1,6 @@
-fn main() {}
+//! Entry point: mount the app, nothing else.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(streamscope::ui::App);
+}

@@ -1,1 +1,41 @@
-//! core
+//! streamscope-core: the pure-Rust heart of streamscope, with no browser or UI code.
+//!
+//! The net layer records a [`Trace`] (raw facts: response headers, every read with its time and bytes,
+//! how the run ended); everything else is derived here and testable natively:
+//!
+//! - [`analyzer`] turns reads into token-level [`event`]s, incrementally (the UI drives it live) or over
+//!   a whole trace ([`analyze`]), using [`framing`] detection, the [`sse`] parser (over [`lines`] and
+//!   [`utf8`]) and the protocol adapters [`openai`] and [`ollama`] (which report [`usage`]);
+//! - [`metrics`] derives TTFB, TTFT, TPOT, ITL and the rest (with [`stats`]);
+//! - [`verdict`] classifies the run and [`finding`] explains it;
+//! - [`report`] assembles the JSON report of the automation contract;
+//! - [`page_config`] reads the page's query parameters (the contract on the way in).
+//!
+//! Times are `f64` milliseconds since `fetch()` was called. Malformed input never panics: it becomes a
+//! finding.
+
+pub mod analyzer;
+pub mod event;
+pub mod finding;
+pub mod framing;
+pub mod lines;
+pub mod metrics;
+pub mod ollama;
+pub mod openai;
+pub mod page_config;
+pub mod report;
+pub mod sse;
+pub mod stats;
+pub mod trace;
+pub mod usage;
+pub mod utf8;
+pub mod verdict;
+
+pub use analyzer::{analyze, Analysis, Analyzer};
+pub use event::{Dialect, EventKind, StreamEvent};
+pub use finding::{Finding, Severity};
+pub use framing::Framing;
+pub use metrics::Metrics;
+pub use report::Report;
+pub use trace::{ReadChunk, Trace, TraceEnd};
+pub use verdict::Verdict;

@@ -1,1 +1,54 @@
-//! lab
+//! streamscope lab: a native reference server that emits controllable LLM-style streams and serves the
+//! built page.
+//!
+//! The HTTP/1.1 layer is hand-rolled over tokio's `TcpStream` so that every write is under our control:
+//! each SSE event leaves in exactly one `write_all` (chunk size line, data and CRLF together) on a socket
+//! with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like on the wire.
+//!
+//! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see [`settings`]),
+//! `/v1/models`, `/healthz`, and static files from [`LabConfig::static_dir`] for everything else.
+
+pub mod body;
+pub mod chunks;
+mod conn;
+pub mod passage;
+pub mod query;
+pub mod request;
+pub mod response;
+mod routes;
+pub mod settings;
+mod state;
+mod statics;
+mod stream;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+/// Configuration of a lab server.
+#[derive(Debug, Clone, Default)]
+pub struct LabConfig {
+    /// Directory whose files are served for paths that are not API routes (`index.html` for `/`).
+    pub static_dir: Option<PathBuf>,
+}
+
+/// Accepts connections on `listener` and serves them until the task is dropped.
+pub async fn serve(listener: TcpListener, config: LabConfig) {
+    let state = Arc::new(state::State::new(config));
+    loop {
+        match listener.accept().await {
+            Ok((socket, _peer)) => {
+                // A socket that refuses NODELAY still works; it just may coalesce small events.
+                let _ = socket.set_nodelay(true);
+                tokio::spawn(conn::handle(socket, Arc::clone(&state)));
+            }
+            Err(err) => {
+                // Usually EMFILE under load: back off instead of spinning.
+                eprintln!("streamscope lab: accept failed: {err}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}

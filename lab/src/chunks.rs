@@ -1,0 +1,171 @@
+//! OpenAI chat-completions chunks as SSE events, stamped with the server's send time.
+//!
+//! JSON is written by hand so the keys come in OpenAI's order (`id`, `object`, `created`, `model`,
+//! `choices`, ...) without turning on serde_json's `preserve_order` for the whole workspace.
+
+use tokio::time::Instant;
+
+/// What one SSE event carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// `{"delta":{"role":"assistant"}}` with no content.
+    Role,
+    /// A content delta.
+    Content(String),
+    /// An empty delta with `finish_reason: "stop"`.
+    Finish,
+    /// `choices: []` plus the `usage` object.
+    Usage,
+    /// `data: [DONE]`.
+    Done,
+}
+
+/// Token accounting reported in the usage chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    /// Prompt size.
+    pub prompt_tokens: usize,
+    /// Tokens generated.
+    pub completion_tokens: usize,
+    /// Prompt tokens served from the (simulated) cache.
+    pub cache_hit_tokens: usize,
+}
+
+impl Usage {
+    /// The `usage` object in DeepSeek/OpenAI shape, as JSON text.
+    pub fn to_json(self) -> String {
+        format!(
+            r#"{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{},"prompt_cache_hit_tokens":{},"prompt_cache_miss_tokens":{}}}"#,
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.prompt_tokens + self.completion_tokens,
+            self.cache_hit_tokens,
+            self.prompt_tokens.saturating_sub(self.cache_hit_tokens),
+        )
+    }
+}
+
+/// Renders the events of one response.
+#[derive(Debug, Clone)]
+pub struct ChunkWriter {
+    /// `chatcmpl-lab-<n>`.
+    pub id: String,
+    /// Unix seconds at request time.
+    pub created: u64,
+    /// Model echoed in every chunk.
+    pub model: String,
+    /// The `pad` string added to every JSON event (empty: no field).
+    pub pad: String,
+    /// Usage reported at the end.
+    pub usage: Usage,
+    /// When the request was received; `server_ms` counts from here.
+    pub start: Instant,
+}
+
+impl ChunkWriter {
+    /// Milliseconds since the request was received.
+    pub fn server_ms(&self) -> f64 {
+        self.start.elapsed().as_secs_f64() * 1e3
+    }
+
+    /// The JSON text of `event` (not for [`Event::Done`]) with an explicit pad and send time.
+    pub fn json_with(&self, event: &Event, pad: &str, server_ms: f64) -> String {
+        let (choices, usage) = match event {
+            Event::Role => (choice(r#"{"role":"assistant"}"#, "null"), None),
+            Event::Content(text) => (
+                choice(&format!(r#"{{"content":{}}}"#, string(text)), "null"),
+                None,
+            ),
+            Event::Finish => (choice("{}", r#""stop""#), None),
+            Event::Usage | Event::Done => ("[]".to_string(), Some(self.usage.to_json())),
+        };
+        let mut out = format!(
+            r#"{{"id":{},"object":"chat.completion.chunk","created":{},"model":{},"choices":{choices}"#,
+            string(&self.id),
+            self.created,
+            string(&self.model),
+        );
+        if let Some(usage) = usage {
+            out.push_str(&format!(r#","usage":{usage}"#));
+        }
+        if !pad.is_empty() {
+            out.push_str(&format!(r#","pad":{}"#, string(pad)));
+        }
+        out.push_str(&format!(r#","server_ms":{server_ms:.3}}}"#));
+        out
+    }
+
+    /// The JSON text of `event`, stamped now.
+    pub fn json(&self, event: &Event) -> String {
+        self.json_with(event, &self.pad, self.server_ms())
+    }
+
+    /// The SSE event `data: …\n\n` for `event`.
+    pub fn sse(&self, event: &Event) -> Vec<u8> {
+        match event {
+            Event::Done => b"data: [DONE]\n\n".to_vec(),
+            other => format!("data: {}\n\n", self.json(other)).into_bytes(),
+        }
+    }
+
+    /// A non-streaming `chat.completion` object holding `text`, as JSON text.
+    pub fn completion(&self, text: &str) -> String {
+        format!(
+            r#"{{"id":{},"object":"chat.completion","created":{},"model":{},"choices":[{{"index":0,"message":{{"role":"assistant","content":{}}},"finish_reason":"stop"}}],"usage":{},"server_ms":{:.3}}}"#,
+            string(&self.id),
+            self.created,
+            string(&self.model),
+            string(text),
+            self.usage.to_json(),
+            self.server_ms(),
+        )
+    }
+}
+
+fn choice(delta: &str, finish_reason: &str) -> String {
+    format!(r#"[{{"index":0,"delta":{delta},"finish_reason":{finish_reason}}}]"#)
+}
+
+/// A JSON string literal.
+fn string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer() -> ChunkWriter {
+        ChunkWriter {
+            id: "chatcmpl-lab-1".into(),
+            created: 7,
+            model: "m\"1".into(),
+            pad: String::new(),
+            usage: Usage {
+                prompt_tokens: 4,
+                completion_tokens: 2,
+                cache_hit_tokens: 1,
+            },
+            start: Instant::now(),
+        }
+    }
+
+    #[test]
+    fn chunks_are_valid_json_in_openai_key_order() {
+        let text = writer().json_with(&Event::Content(" café \"q\"".into()), "xx", 12.3);
+        assert!(text.starts_with(r#"{"id":"chatcmpl-lab-1","object":"chat.completion.chunk","created":7,"model":"m\"1","choices":"#));
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["choices"][0]["delta"]["content"], " café \"q\"");
+        assert_eq!(
+            (json["pad"].as_str(), json["server_ms"].as_f64()),
+            (Some("xx"), Some(12.3))
+        );
+        let usage: serde_json::Value =
+            serde_json::from_str(&writer().json_with(&Event::Usage, "", 0.0)).unwrap();
+        assert_eq!(usage["usage"]["prompt_cache_miss_tokens"], 3);
+        assert!(usage["server_ms"].is_f64());
+        let completion: serde_json::Value =
+            serde_json::from_str(&writer().completion(" a")).unwrap();
+        assert_eq!(completion["choices"][0]["message"]["content"], " a");
+    }
+}

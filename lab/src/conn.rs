@@ -1,0 +1,36 @@
+//! One accepted connection: read requests, answer them, keep alive where allowed.
+
+use std::sync::Arc;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+use crate::request::{ReadError, RequestReader};
+use crate::response::Fixed;
+use crate::routes::{self, After};
+use crate::state::State;
+
+/// Serves `socket` until it is closed or a response ends it.
+pub(crate) async fn handle(mut socket: TcpStream, state: Arc<State>) {
+    let mut reader = RequestReader::new();
+    loop {
+        let request = match reader.read(&mut socket).await {
+            Ok(request) => request,
+            Err(ReadError::Closed) => return,
+            Err(ReadError::Bad(status, message)) => {
+                let _ = Fixed::text(status, message)
+                    .write(&mut socket, false, false)
+                    .await;
+                let _ = socket.shutdown().await;
+                return;
+            }
+        };
+        match routes::respond(&mut socket, &request, &state).await {
+            Ok(After::KeepAlive) => {}
+            Ok(After::Close) | Err(_) => {
+                let _ = socket.shutdown().await;
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Response heads (with the CORS headers every response carries) and complete fixed-length responses.
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+/// Returns the reason phrase for `status`.
+pub fn reason(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        200 => "OK",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        413 => "Content Too Large",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "Status",
+    }
+}
+
+/// Builds a response head: status line, the CORS headers, then `headers`, then the blank line.
+pub fn head(status: u16, headers: &[(&str, String)]) -> Vec<u8> {
+    let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    out.push_str("Access-Control-Allow-Origin: *\r\n");
+    out.push_str("Access-Control-Expose-Headers: *\r\n");
+    out.push_str("Timing-Allow-Origin: *\r\n");
+    for (name, value) in headers {
+        out.push_str(name);
+        out.push_str(": ");
+        out.push_str(value);
+        out.push_str("\r\n");
+    }
+    out.push_str("\r\n");
+    out.into_bytes()
+}
+
+/// A complete response whose body length is known up front.
+#[derive(Debug, Clone)]
+pub struct Fixed {
+    /// HTTP status.
+    pub status: u16,
+    /// Headers besides the CORS ones, `Content-Length` and `Connection`.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Fixed {
+    /// Creates a response with a `Content-Type` and a body.
+    pub fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Self {
+        Self {
+            status,
+            headers: vec![("Content-Type", content_type.to_string())],
+            body: body.into(),
+        }
+    }
+
+    /// Creates a plain-text response.
+    pub fn text(status: u16, body: &str) -> Self {
+        Self::new(status, "text/plain; charset=utf-8", format!("{body}\n"))
+    }
+
+    /// Creates a JSON response.
+    pub fn json(status: u16, value: &serde_json::Value) -> Self {
+        Self::new(status, "application/json", value.to_string())
+    }
+
+    /// Adds a header.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// Writes head and body in one `write_all`; with `head_only` (a HEAD request) the body is left out.
+    pub async fn write(
+        &self,
+        socket: &mut TcpStream,
+        keep_alive: bool,
+        head_only: bool,
+    ) -> std::io::Result<()> {
+        let mut headers = self.headers.clone();
+        if self.status != 204 {
+            headers.push(("Content-Length", self.body.len().to_string()));
+        }
+        headers.push((
+            "Connection",
+            if keep_alive { "keep-alive" } else { "close" }.to_string(),
+        ));
+        let mut out = head(self.status, &headers);
+        if !head_only && self.status != 204 {
+            out.extend_from_slice(&self.body);
+        }
+        socket.write_all(&out).await
+    }
+}
+
+/// Builds an OpenAI-style error body `{"error":{"message","type","code"}}` for `status`.
+pub fn openai_error(status: u16, message: &str) -> serde_json::Value {
+    let (kind, code) = match status {
+        400 => ("invalid_request_error", "bad_request"),
+        401 => ("invalid_request_error", "invalid_api_key"),
+        403 => ("permission_error", "forbidden"),
+        404 => ("invalid_request_error", "model_not_found"),
+        408 | 504 => ("timeout_error", "timeout"),
+        413 => ("invalid_request_error", "request_too_large"),
+        422 => ("invalid_request_error", "unprocessable"),
+        429 => ("rate_limit_error", "rate_limit_exceeded"),
+        503 => ("server_error", "overloaded"),
+        _ if status >= 500 => ("server_error", "server_error"),
+        _ => ("invalid_request_error", "error"),
+    };
+    serde_json::json!({ "error": { "message": message, "type": kind, "param": null, "code": code } })
+}

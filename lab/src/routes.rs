@@ -1,0 +1,75 @@
+//! Maps a request to its handler: preflight, API routes, static files.
+
+use tokio::net::TcpStream;
+
+use crate::request::Request;
+use crate::response::{openai_error, Fixed};
+use crate::state::State;
+use crate::{statics, stream};
+
+/// Whether the connection may carry another request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum After {
+    /// Keep the connection for the next request.
+    KeepAlive,
+    /// Close it.
+    Close,
+}
+
+/// Answers `request`; streamed responses always close the connection.
+pub(crate) async fn respond(
+    socket: &mut TcpStream,
+    request: &Request,
+    state: &State,
+) -> std::io::Result<After> {
+    let keep_alive = !request.wants_close();
+    let fixed = match (request.method.as_str(), request.path.as_str()) {
+        ("OPTIONS", _) => preflight(request),
+        ("GET" | "POST", "/v1/chat/completions" | "/stream") => {
+            stream::chat_completions(socket, request, state).await?;
+            return Ok(After::Close);
+        }
+        (_, "/v1/chat/completions" | "/stream") => {
+            Fixed::json(405, &openai_error(405, "use GET or POST"))
+                .with_header("Allow", "GET, POST, OPTIONS")
+        }
+        ("GET" | "HEAD", "/v1/models") => Fixed::json(200, &models()),
+        ("GET" | "HEAD", "/healthz") => Fixed::text(200, "ok"),
+        ("GET" | "HEAD", path) => statics::file(state.config.static_dir.as_deref(), path).await,
+        _ => Fixed::text(405, "method not allowed").with_header("Allow", "GET, HEAD, OPTIONS"),
+    };
+    fixed
+        .write(socket, keep_alive, request.method == "HEAD")
+        .await?;
+    Ok(if keep_alive {
+        After::KeepAlive
+    } else {
+        After::Close
+    })
+}
+
+/// `204` with the CORS preflight answer; requested headers are echoed because `*` does not cover
+/// `Authorization`.
+fn preflight(request: &Request) -> Fixed {
+    let mut allow_headers = "*".to_string();
+    if let Some(requested) = request
+        .header("access-control-request-headers")
+        .filter(|h| !h.is_empty())
+    {
+        allow_headers.push_str(", ");
+        allow_headers.push_str(requested);
+    }
+    Fixed::new(204, "text/plain", Vec::new())
+        .with_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        .with_header("Access-Control-Allow-Headers", allow_headers)
+        .with_header("Access-Control-Max-Age", "600")
+}
+
+/// The `/v1/models` list.
+fn models() -> serde_json::Value {
+    let model = |id: &str| serde_json::json!({ "id": id, "object": "model", "owned_by": "streamscope-lab" });
+    serde_json::json!({
+        "object": "list",
+        "data": [model("streamscope-lab"), model("lab-10ms"), model("lab-40ms")],
+    })
+}

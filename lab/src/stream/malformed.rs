@@ -1,0 +1,104 @@
+//! `malformed` mode: good chunks mixed with broken JSON, invalid UTF-8 and a 1 MiB data line.
+//!
+//! The script, one item per cadence slot after `first_ms`: three good chunks, a chunk cut short, a good
+//! chunk, a chunk missing its closing brace, a chunk whose content holds the bytes `0xff 0xfe`, two good
+//! chunks, a valid chunk padded to a 1,048,576-byte line, three good chunks; then finish, usage, `[DONE]`.
+
+use tokio::net::TcpStream;
+
+use super::{send_event, sleep_until_ms, SSE};
+use crate::body::{BodyWriter, Framing};
+use crate::chunks::{ChunkWriter, Event};
+use crate::passage::token_text;
+use crate::settings::StreamSettings;
+
+/// Length of the long data line, `data: ` included, line end excluded.
+pub const LONG_LINE_BYTES: usize = 1_048_576;
+/// Content events that carry text: nine good ones, the invalid-UTF-8 one and the long one.
+const CONTENT_EVENTS: usize = 11;
+const INVALID_MARKER: &str = "@INVALID@";
+
+enum Item {
+    Good(usize),
+    Verbatim(&'static [u8]),
+    InvalidUtf8,
+    LongLine,
+}
+
+const SCRIPT: &[Item] = &[
+    Item::Good(0),
+    Item::Good(1),
+    Item::Good(2),
+    Item::Verbatim(b"data: {\"choices\":[{\"delta\":{\"content\":\"x\"\n\n"),
+    Item::Good(3),
+    Item::Verbatim(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"y\"}}]\n\n"),
+    Item::InvalidUtf8,
+    Item::Good(4),
+    Item::Good(5),
+    Item::LongLine,
+    Item::Good(6),
+    Item::Good(7),
+    Item::Good(8),
+];
+
+/// Sends the malformed script at the configured first-token delay and cadence.
+pub(super) async fn malformed(
+    socket: &mut TcpStream,
+    framing: Framing,
+    settings: &StreamSettings,
+    chunks: &ChunkWriter,
+) -> std::io::Result<()> {
+    let mut chunks = chunks.clone();
+    chunks.usage.completion_tokens = CONTENT_EVENTS;
+    let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
+    if settings.role_first {
+        body.send(&chunks.sse(&Event::Role)).await?;
+    }
+    for (slot, item) in SCRIPT.iter().enumerate() {
+        sleep_until_ms(chunks.start, settings.content_at_ms(slot)).await;
+        let event = match item {
+            Item::Good(index) => chunks.sse(&Event::Content(token_text(*index))),
+            Item::Verbatim(bytes) => bytes.to_vec(),
+            Item::InvalidUtf8 => invalid_utf8_event(&chunks),
+            Item::LongLine => long_line_event(&chunks),
+        };
+        send_event(
+            &mut body,
+            &event,
+            settings.split_utf8 && matches!(item, Item::Good(_)),
+        )
+        .await?;
+    }
+    body.send(&chunks.sse(&Event::Finish)).await?;
+    if settings.usage {
+        body.send(&chunks.sse(&Event::Usage)).await?;
+    }
+    body.send(&chunks.sse(&Event::Done)).await?;
+    body.finish().await
+}
+
+/// A well-formed chunk whose content string contains the raw bytes `0xff 0xfe`.
+fn invalid_utf8_event(chunks: &ChunkWriter) -> Vec<u8> {
+    let event = chunks.sse(&Event::Content(format!(" bad{INVALID_MARKER}bytes")));
+    let at = find(&event, INVALID_MARKER.as_bytes()).unwrap_or(event.len());
+    let mut out = event[..at].to_vec();
+    out.extend_from_slice(&[0xff, 0xfe]);
+    out.extend_from_slice(event.get(at + INVALID_MARKER.len()..).unwrap_or_default());
+    out
+}
+
+/// A valid content chunk padded so that its `data:` line is exactly [`LONG_LINE_BYTES`] long.
+fn long_line_event(chunks: &ChunkWriter) -> Vec<u8> {
+    let event = Event::Content(" long".to_string());
+    let server_ms = chunks.server_ms();
+    // With a one-byte pad, so that the field exists; the rest of the padding is what is missing.
+    let bare_len = "data: ".len() + chunks.json_with(&event, "x", server_ms).len();
+    let pad = "x".repeat(1 + LONG_LINE_BYTES.saturating_sub(bare_len));
+    format!("data: {}\n\n", chunks.json_with(&event, &pad, server_ms)).into_bytes()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs whatever streamscope needs and is missing on a Debian machine (run as root); skips what is there.
+# Sourced by scripts/run.sh and scripts/test.sh; safe to run again and again.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION="0.21.14"
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' "$ROOT/Cargo.lock")"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+apt_missing=()
+need_pkg() { dpkg -s "$1" >/dev/null 2>&1 || apt_missing+=("$1"); }
+for pkg in ca-certificates curl build-essential pkg-config chromium chromium-driver nginx nodejs npm; do
+  need_pkg "$pkg"
+done
+if [ "${#apt_missing[@]}" -gt 0 ]; then
+  log "apt-get install ${apt_missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+  log "installing the Rust toolchain with rustup"
+  curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  log "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  log "cargo install trunk $TRUNK_VERSION (takes about 5 minutes)"
+  cargo install --locked --force trunk --version "$TRUNK_VERSION"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  # Not --locked: the CLI's own lockfile pins a webpki-roots the registry does not have.
+  log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (takes about 2 minutes)"
+  cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# wasm-opt 132 from npm: Debian's binaryen 108 produces a wasm that dies at start-up.
+if [ "$("$ROOT/tools/node_modules/.bin/wasm-opt" --version 2>/dev/null | awk '{print $3}')" != "132" ]; then
+  log "npm ci in tools/ (binaryen 132 for wasm-opt)"
+  (cd "$ROOT/tools" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+# One target dir outside the clone, so a fresh clone reuses compiled dependencies.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/streamscope/target}"
+mkdir -p "$CARGO_TARGET_DIR"
+
+# Trunk builds offline (no tool downloads, cargo --offline), so fetch crates once here.
+(cd "$ROOT" && cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked)
+log "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-opt 132, $(chromium --version 2>/dev/null | tr -d '\n' || true)"

@@ -1,0 +1,93 @@
+//! The net layer in headless Chromium against a running lab (URL given at compile time in
+//! `STREAMSCOPE_LAB_URL`, since wasm tests see no environment at run time).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use streamscope_core::trace::{TimeoutKind, Trace, TraceEnd};
+use wasm_bindgen_test::*;
+
+use super::{start_run, RunSpec, Timeouts};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn lab(path_and_query: &str) -> String {
+    let base = option_env!("STREAMSCOPE_LAB_URL")
+        .expect("build the wasm tests with STREAMSCOPE_LAB_URL=http://127.0.0.1:<port> (scripts/test.sh does)");
+    format!("{}{}", base.trim_end_matches('/'), path_and_query)
+}
+
+fn get(url: String, timeouts: Timeouts) -> RunSpec {
+    RunSpec { url, method: "GET".into(), body: None, headers: vec![], timeouts }
+}
+
+async fn run(spec: RunSpec) -> Trace {
+    let trace = Rc::new(RefCell::new(Trace::default()));
+    let (_handle, fut) = start_run(spec, trace.clone()).expect("run starts");
+    fut.await;
+    let t = trace.borrow().clone();
+    t
+}
+
+#[wasm_bindgen_test]
+async fn stream_is_read_in_several_timestamped_reads() {
+    let trace = run(get(lab("/v1/chat/completions?tokens=12&cadence_ms=25&first_ms=150"), Timeouts::default())).await;
+    assert!(matches!(trace.end, Some(TraceEnd::Complete { .. })), "end: {:?}", trace.end);
+    assert_eq!(trace.status, Some(200));
+    assert!(trace.header("content-type").unwrap_or("").starts_with("text/event-stream"));
+    assert!(trace.reads.len() >= 8, "expected one read per event or close, got {}", trace.reads.len());
+    let headers_ms = trace.headers_ms.expect("headers time");
+    assert!(headers_ms <= trace.reads[0].at_ms);
+    for pair in trace.reads.windows(2) {
+        assert!(pair[1].at_ms >= pair[0].at_ms, "read times must not go back: {pair:?}");
+    }
+    let last = trace.reads.last().unwrap().at_ms;
+    // first token at 150 ms, 11 more at 25 ms: the last read lands near 425 ms.
+    assert!(last >= 400.0 && last < 2_000.0, "last read at {last} ms");
+    let body = String::from_utf8_lossy(&trace.reads.iter().flat_map(|r| r.bytes.clone()).collect::<Vec<_>>()).into_owned();
+    assert!(body.contains("[DONE]"));
+    assert_eq!(trace.request.method, "GET");
+}
+
+#[wasm_bindgen_test]
+async fn stalled_stream_ends_with_the_idle_time_out() {
+    let timeouts = Timeouts { idle_ms: Some(600.0), ..Timeouts::default() };
+    let trace = run(get(lab("/v1/chat/completions?mode=stall&stall_after=3&cadence_ms=20&first_ms=50"), timeouts)).await;
+    match trace.end {
+        Some(TraceEnd::Timeout { timeout: TimeoutKind::Idle, at_ms, limit_ms }) => {
+            assert_eq!(limit_ms, 600.0);
+            let last = trace.reads.last().expect("reads before the stall").at_ms;
+            assert!(at_ms - last >= 590.0 && at_ms - last < 3_000.0, "stall detected {} ms after last read", at_ms - last);
+        }
+        other => panic!("expected an idle time-out, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn cancel_keeps_the_partial_trace() {
+    let trace = Rc::new(RefCell::new(Trace::default()));
+    let spec = get(lab("/v1/chat/completions?tokens=200&cadence_ms=20&first_ms=50"), Timeouts::default());
+    let (handle, fut) = start_run(spec, trace.clone()).expect("run starts");
+    wasm_bindgen_futures::spawn_local(async move {
+        sleep_ms(300).await;
+        handle.cancel();
+    });
+    fut.await;
+    let t = trace.borrow();
+    assert!(matches!(t.end, Some(TraceEnd::Cancelled { .. })), "end: {:?}", t.end);
+    assert!(!t.reads.is_empty(), "reads before the cancel are kept");
+}
+
+#[wasm_bindgen_test]
+async fn unreachable_port_is_a_network_error() {
+    let trace = run(get("http://127.0.0.1:65534/v1/chat/completions".into(), Timeouts::default())).await;
+    assert!(matches!(trace.end, Some(TraceEnd::NetworkError { during_body: false, .. })), "end: {:?}", trace.end);
+    assert_eq!(trace.status, None);
+}
+
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}

@@ -1,0 +1,57 @@
+//! The verdict in plain words at the top, then every finding with its evidence and fix.
+
+use leptos::prelude::*;
+use streamscope_core::finding::Finding;
+use streamscope_core::verdict::Verdict;
+
+use super::session::{RunState, Session};
+
+fn verdict_sentence(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Streaming => "Streaming: content arrived as it was produced.",
+        Verdict::Buffered => "Buffered: something held the content back and released it in bursts.",
+        Verdict::Collected => "Collected: the whole answer arrived at once at the end.",
+        Verdict::Failed => "Failed: no usable stream. The findings below say why and what to do.",
+    }
+}
+
+/// Verdict banner and findings list.
+#[component]
+pub fn Findings(session: Session) -> impl IntoView {
+    let banner = move || match (session.state.get(), session.report.get()) {
+        (RunState::Running, _) => ("running".to_string(), "Measuring…".to_string()),
+        (_, Some(report)) => (report.verdict.as_str().to_string(), verdict_sentence(&report.verdict).to_string()),
+        _ => ("idle".to_string(), "Press Run to measure the stream.".to_string()),
+    };
+    let findings = move || session.report.get().map(|r| r.findings).unwrap_or_default();
+    view! {
+        <section class="card verdict" aria-live="polite">
+            <div class=move || format!("verdict-banner v-{}", banner().0)>
+                <span class="verdict-name" data-testid="verdict">{move || banner().0}</span>
+                <span class="verdict-sentence" data-testid="verdict-sentence">{move || banner().1}</span>
+            </div>
+            <ul class="findings" data-testid="findings">
+                <For
+                    each=findings
+                    key=|f: &Finding| format!("{}:{}", f.code, f.detail)
+                    children=move |f: Finding| {
+                        let severity = serde_json::to_value(&f.severity)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default();
+                        view! {
+                            <li class=format!("finding sev-{severity}") data-testid=format!("finding-{}", f.code)>
+                                <div class="finding-head">
+                                    <code class="finding-code">{f.code.clone()}</code>
+                                    <strong>{f.title.clone()}</strong>
+                                </div>
+                                <p class="finding-detail">{f.detail.clone()}</p>
+                                {f.fix.clone().map(|fix| view! { <p class="finding-fix"><span>"Fix: "</span>{fix}</p> })}
+                            </li>
+                        }
+                    }
+                />
+            </ul>
+        </section>
+    }
+}

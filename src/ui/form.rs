@@ -1,0 +1,221 @@
+//! The request form: exact URL/method/body or the OpenAI-style preset, extra headers, an API key that
+//! never leaves the page's memory, time-outs, and Run/Cancel.
+
+use leptos::prelude::*;
+use streamscope_core::page_config::{PageConfig, RequestMode, TimeoutsSeconds};
+
+use super::session::Session;
+use crate::net::{RunSpec, Timeouts};
+
+/// The form's fields as signals (`Copy`).
+#[derive(Clone, Copy)]
+pub struct FormState {
+    mode: RwSignal<RequestMode>,
+    url: RwSignal<String>,
+    method: RwSignal<String>,
+    body: RwSignal<String>,
+    base: RwSignal<String>,
+    model: RwSignal<String>,
+    prompt: RwSignal<String>,
+    max_tokens: RwSignal<String>,
+    /// Sent as `Authorization: Bearer <key>`; never put in the URL, storage or the report.
+    api_key: RwSignal<String>,
+    /// Extra request headers, one `Name: value` per line.
+    extra_headers: RwSignal<String>,
+    headers_s: RwSignal<String>,
+    first_byte_s: RwSignal<String>,
+    idle_s: RwSignal<String>,
+    total_s: RwSignal<String>,
+}
+
+impl FormState {
+    /// The form filled from a page configuration.
+    pub fn new(c: PageConfig) -> FormState {
+        let s = |v: f64| RwSignal::new(format!("{v}"));
+        FormState {
+            mode: RwSignal::new(c.mode),
+            url: RwSignal::new(c.url),
+            method: RwSignal::new(c.method),
+            body: RwSignal::new(c.body),
+            base: RwSignal::new(c.base),
+            model: RwSignal::new(c.model),
+            prompt: RwSignal::new(c.prompt),
+            max_tokens: RwSignal::new(c.max_tokens.to_string()),
+            api_key: RwSignal::new(String::new()),
+            extra_headers: RwSignal::new(String::new()),
+            headers_s: s(c.timeouts_s.headers_s),
+            first_byte_s: s(c.timeouts_s.first_byte_s),
+            idle_s: s(c.timeouts_s.idle_s),
+            total_s: s(c.timeouts_s.total_s),
+        }
+    }
+
+    /// The configuration the form describes now (untracked read).
+    fn config(&self) -> PageConfig {
+        let secs = |sig: RwSignal<String>| sig.get_untracked().trim().parse::<f64>().unwrap_or(0.0);
+        PageConfig {
+            mode: self.mode.get_untracked(),
+            url: self.url.get_untracked().trim().to_string(),
+            method: self.method.get_untracked().trim().to_ascii_uppercase(),
+            body: self.body.get_untracked(),
+            base: self.base.get_untracked(),
+            model: self.model.get_untracked().trim().to_string(),
+            prompt: self.prompt.get_untracked(),
+            max_tokens: self.max_tokens.get_untracked().trim().parse().unwrap_or(streamscope_core::page_config::DEFAULT_MAX_TOKENS),
+            run_on_load: false,
+            timeouts_s: TimeoutsSeconds {
+                headers_s: secs(self.headers_s),
+                first_byte_s: secs(self.first_byte_s),
+                idle_s: secs(self.idle_s),
+                total_s: secs(self.total_s),
+            },
+        }
+    }
+}
+
+/// Extra headers from `Name: value` lines; blank lines and lines without a colon are skipped.
+fn parse_headers(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim_start().to_string()))
+        .filter(|(n, _)| !n.is_empty())
+        .collect()
+}
+
+/// The request the form describes, ready for the net layer.
+pub fn spec_from_form(form: &FormState) -> RunSpec {
+    let config = form.config();
+    let (method, url, body) = config.request();
+    let mut headers = parse_headers(&form.extra_headers.get_untracked());
+    let key = form.api_key.get_untracked();
+    if !key.is_empty() {
+        headers.push(("Authorization".into(), format!("Bearer {key}")));
+    }
+    let t = config.timeouts_s;
+    RunSpec {
+        url,
+        method,
+        body,
+        headers,
+        timeouts: Timeouts {
+            headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
+            first_byte_ms: TimeoutsSeconds::limit_ms(t.first_byte_s),
+            idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
+            total_ms: TimeoutsSeconds::limit_ms(t.total_s),
+        },
+    }
+}
+
+/// A labelled single-line input bound to a signal.
+#[component]
+fn Field(label: &'static str, testid: &'static str, value: RwSignal<String>, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input
+                type=kind.unwrap_or("text")
+                data-testid=testid
+                autocomplete="off"
+                spellcheck="false"
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+        </label>
+    }
+}
+
+/// A labelled multi-line input bound to a signal.
+#[component]
+fn Area(label: &'static str, testid: &'static str, value: RwSignal<String>, rows: u32) -> impl IntoView {
+    view! {
+        <label class="field wide">
+            <span>{label}</span>
+            <textarea
+                rows=rows
+                data-testid=testid
+                spellcheck="false"
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            ></textarea>
+        </label>
+    }
+}
+
+/// The request form with Run and Cancel.
+#[component]
+pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
+    let preset = move || form.mode.get() == RequestMode::Preset;
+    let final_request = move || {
+        // Tracks every field so the exact request line is always current.
+        let _ = (form.url.get(), form.method.get(), form.body.get(), form.base.get(), form.model.get());
+        let _ = (form.mode.get(), form.prompt.get(), form.max_tokens.get());
+        let (method, url, _) = form.config().request();
+        format!("{method} {url}")
+    };
+    let run = move |_| session.start(spec_from_form(&form));
+    view! {
+        <section class="card form" aria-label="Request">
+            <div class="tabs" role="tablist">
+                <button
+                    role="tab"
+                    data-testid="mode-preset"
+                    class:active=preset
+                    on:click=move |_| form.mode.set(RequestMode::Preset)
+                >"OpenAI-style preset"</button>
+                <button
+                    role="tab"
+                    data-testid="mode-exact"
+                    class:active=move || !preset()
+                    on:click=move |_| form.mode.set(RequestMode::Exact)
+                >"Exact request"</button>
+            </div>
+            <Show
+                when=preset
+                fallback=move || view! {
+                    <div class="grid">
+                        <Field label="URL" testid="input-url" value=form.url />
+                        <label class="field narrow">
+                            <span>"Method"</span>
+                            <select
+                                data-testid="input-method"
+                                prop:value=move || form.method.get()
+                                on:change=move |ev| form.method.set(event_target_value(&ev))
+                            >
+                                <option value="GET">"GET"</option>
+                                <option value="POST">"POST"</option>
+                                <option value="PUT">"PUT"</option>
+                            </select>
+                        </label>
+                        <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
+                    </div>
+                }
+            >
+                <div class="grid">
+                    <Field label="Base URL" testid="input-base" value=form.base />
+                    <Field label="Model" testid="input-model" value=form.model />
+                    <Field label="max_tokens" testid="input-max-tokens" value=form.max_tokens kind="number" />
+                    <Area label="Prompt" testid="input-prompt" value=form.prompt rows=2 />
+                </div>
+            </Show>
+            <details class="more">
+                <summary>"Headers, API key and time-outs"</summary>
+                <div class="grid">
+                    <Field label="API key (sent as Authorization: Bearer; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
+                    <Area label="Extra headers (Name: value per line)" testid="input-headers" value=form.extra_headers rows=2 />
+                    <Field label="Headers time-out (s)" testid="input-headers-timeout" value=form.headers_s kind="number" />
+                    <Field label="First-byte time-out (s)" testid="input-first-byte-timeout" value=form.first_byte_s kind="number" />
+                    <Field label="Idle time-out after first byte (s)" testid="input-idle-timeout" value=form.idle_s kind="number" />
+                    <Field label="Total time-out (s)" testid="input-total-timeout" value=form.total_s kind="number" />
+                </div>
+            </details>
+            <div class="actions">
+                <code class="request-line" data-testid="request-line">{final_request}</code>
+                <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>"Run"</button>
+                <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>"Cancel"</button>
+            </div>
+            <Show when=move || session.start_error.get().is_some()>
+                <p class="error" data-testid="start-error">{move || session.start_error.get().unwrap_or_default()}</p>
+            </Show>
+        </section>
+    }
+}

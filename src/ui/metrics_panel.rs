@@ -1,0 +1,93 @@
+//! The numbers: live while the stream arrives, exact from the report once it ends.
+
+use leptos::prelude::*;
+
+use super::format;
+use super::session::Session;
+
+/// The serialised (snake_case) name of a small enum.
+fn json_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// One labelled value with its test id.
+#[component]
+fn Metric(label: &'static str, testid: &'static str, value: Signal<String>, #[prop(optional)] hint: &'static str) -> impl IntoView {
+    view! {
+        <div class="metric" title=hint>
+            <span class="metric-label">{label}</span>
+            <span class="metric-value" data-testid=testid>{move || value.get()}</span>
+        </div>
+    }
+}
+
+/// The metrics grid.
+#[component]
+pub fn MetricsPanel(session: Session) -> impl IntoView {
+    let report = session.report;
+    let live = session.live;
+    let from_report = move |f: fn(&streamscope_core::report::Report) -> String| {
+        Signal::derive(move || report.with(|r| r.as_ref().map(f)).unwrap_or_else(|| "…".into()))
+    };
+    let live_or_report = move |live_f: fn(&super::session::LiveView) -> String, report_f: fn(&streamscope_core::report::Report) -> String| {
+        Signal::derive(move || match report.with(|r| r.as_ref().map(report_f)) {
+            Some(v) => v,
+            None => live.with(live_f),
+        })
+    };
+    let status = live_or_report(
+        |l| l.status.map_or("–".into(), |s| s.to_string()),
+        |r| r.status.map_or("–".into(), |s| s.to_string()),
+    );
+    let headers = live_or_report(|l| format::ms(l.headers_ms), |r| format::ms(r.headers_ms));
+    let ttfb = live_or_report(|l| format::ms(l.reads.first().map(|r| r.0)), |r| format::ms(r.ttfb_ms));
+    let ttft = live_or_report(|l| format::ms(l.content_at_ms.first().copied()), |r| format::ms(r.ttft_ms));
+    let reasoning = live_or_report(|l| format::ms(l.reasoning_at_ms.first().copied()), |r| format::ms(r.reasoning_ttft_ms));
+    let total = live_or_report(|l| format::ms(Some(l.elapsed_ms)), |r| format::ms(r.total_ms));
+    let reads = live_or_report(|l| l.reads.len().to_string(), |r| r.reads.to_string());
+    let content_events = live_or_report(|l| l.content_at_ms.len().to_string(), |r| r.content_events.to_string());
+    let bytes = live_or_report(|l| format::bytes(l.bytes), |r| format::bytes(r.bytes));
+    let tpot = from_report(|r| match (r.tpot_ms, r.tpot_n) {
+        (Some(t), Some(n)) => {
+            let source = r.tpot_n_source.map(|s| json_name(&s)).unwrap_or_default();
+            format!("{} (N={n}, {source})", format::ms(Some(t)))
+        }
+        (t, _) => format::ms(t),
+    });
+    let itl = from_report(|r| match &r.itl_ms {
+        Some(p) => format!("{} / {} / {} / {}", format::ms(Some(p.p50)), format::ms(Some(p.p90)), format::ms(Some(p.p99)), format::ms(Some(p.max))),
+        None => "–".into(),
+    });
+    let per_read = from_report(|r| format!("{} mean, {} max", format::number(r.events_per_read_mean), r.events_per_read_max));
+    let rate = from_report(|r| r.output_tokens_per_s.map_or("–".into(), |v| format!("{v:.1} tok/s")));
+    let dialect = from_report(|r| {
+        let framing = r.framing.map_or("–".to_string(), |f| f.as_str().to_string());
+        format!("{} ({framing})", r.dialect.as_str())
+    });
+    let cache = from_report(|r| match &r.cache {
+        Some(c) => match c.hit_ratio {
+            Some(ratio) => format!("{:.0}% hit", ratio * 100.0),
+            None => "–".into(),
+        },
+        None => "not reported".into(),
+    });
+    view! {
+        <section class="card metrics" aria-label="Metrics">
+            <Metric label="HTTP status" testid="metric-status" value=status />
+            <Metric label="Headers" testid="metric-headers" value=headers hint="when fetch() resolved" />
+            <Metric label="TTFB" testid="metric-ttfb" value=ttfb hint="first body byte of any kind" />
+            <Metric label="TTFT" testid="metric-ttft" value=ttft hint="first event with non-empty content" />
+            <Metric label="First reasoning token" testid="metric-reasoning-ttft" value=reasoning />
+            <Metric label="TPOT" testid="metric-tpot" value=tpot hint="(t_last - t_first) / (N - 1)" />
+            <Metric label="ITL p50 / p90 / p99 / max" testid="metric-itl" value=itl hint="gaps between content events" />
+            <Metric label="Total (last byte)" testid="metric-total" value=total />
+            <Metric label="Content events" testid="metric-content-events" value=content_events />
+            <Metric label="Reads" testid="metric-reads" value=reads hint="reader.read() chunks" />
+            <Metric label="Events per read" testid="metric-events-per-read" value=per_read />
+            <Metric label="Body" testid="metric-bytes" value=bytes />
+            <Metric label="Decode rate" testid="metric-tokens-per-s" value=rate />
+            <Metric label="Format" testid="metric-dialect" value=dialect />
+            <Metric label="Prompt cache" testid="metric-cache" value=cache />
+        </section>
+    }
+}

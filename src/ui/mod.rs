@@ -1,0 +1,15 @@
+//! The page: thin Leptos components that render signals derived from `streamscope_core` types.
+
+mod app;
+mod findings;
+mod form;
+mod format;
+mod metrics_panel;
+mod query;
+mod raw_view;
+mod report_json;
+mod session;
+mod text_view;
+mod timeline;
+
+pub use app::App;

@@ -1,0 +1,18 @@
+//! `#report-json`: the automation contract's output. `data-state` is idle, running, done or error; the
+//! text is the JSON report once the run ends.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+
+/// The JSON report element, always present and visible so automation can read it.
+#[component]
+pub fn ReportJson(session: Session) -> impl IntoView {
+    let json = move || session.report.with(|r| r.as_ref().map(|r| r.to_json_pretty()).unwrap_or_default());
+    view! {
+        <section class="card report" aria-label="Report JSON">
+            <h2>"Report (JSON)"</h2>
+            <pre id="report-json" data-testid="report-json" data-state=move || session.state.get().as_attr()>{json}</pre>
+        </section>
+    }
+}

@@ -1,0 +1,167 @@
+//! The timeline (SVG): every read as a bar sized by its bytes, content events as a cumulative step line,
+//! and headers / TTFB / TTFT marked on one time axis. A lump at the end or tall steps mean held content.
+
+use leptos::prelude::*;
+
+use super::format;
+use super::session::{LiveView, Session};
+
+const WIDTH: f64 = 1000.0;
+const LEFT: f64 = 78.0;
+const RIGHT: f64 = 16.0;
+const READS_TOP: f64 = 24.0;
+const READS_BOTTOM: f64 = 84.0;
+const EVENTS_TOP: f64 = 100.0;
+const EVENTS_BOTTOM: f64 = 176.0;
+const AXIS_Y: f64 = 190.0;
+const HEIGHT: f64 = 214.0;
+
+/// A "nice" tick step (1, 2 or 5 times a power of ten) giving about six ticks over `span_ms`.
+fn tick_step_ms(span_ms: f64) -> f64 {
+    let raw = (span_ms / 6.0).max(1e-3);
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
+}
+
+struct Scale {
+    span_ms: f64,
+}
+
+impl Scale {
+    fn x(&self, at_ms: f64) -> f64 {
+        LEFT + (at_ms / self.span_ms).clamp(0.0, 1.0) * (WIDTH - LEFT - RIGHT)
+    }
+}
+
+/// Everything the SVG needs, derived from the live view and, once there, the report's marks.
+struct Plot {
+    scale: Scale,
+    read_bars: Vec<(f64, f64)>,
+    content_path: String,
+    reasoning_path: String,
+    marks: Vec<(&'static str, &'static str, f64)>,
+    ticks: Vec<(f64, String)>,
+    max_count: usize,
+}
+
+fn step_path(scale: &Scale, times: &[f64], max_count: usize) -> String {
+    if times.is_empty() {
+        return String::new();
+    }
+    let y = |n: usize| EVENTS_BOTTOM - (n as f64 / max_count.max(1) as f64) * (EVENTS_BOTTOM - EVENTS_TOP);
+    let mut path = format!("M{:.1},{:.1}", scale.x(0.0), y(0));
+    for (i, t) in times.iter().enumerate() {
+        let x = scale.x(*t);
+        path.push_str(&format!(" L{x:.1},{:.1} L{x:.1},{:.1}", y(i), y(i + 1)));
+    }
+    path
+}
+
+fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot {
+    let last = live.reads.last().map_or(0.0, |r| r.0);
+    let span_ms = live.elapsed_ms.max(last).max(1.0) * 1.02;
+    let scale = Scale { span_ms };
+    let max_len = live.reads.iter().map(|r| r.1).max().unwrap_or(1).max(1) as f64;
+    let read_bars = live
+        .reads
+        .iter()
+        .map(|&(at_ms, len)| {
+            let h = ((len as f64 + 1.0).log2() / (max_len + 1.0).log2()).max(0.08) * (READS_BOTTOM - READS_TOP);
+            (scale.x(at_ms), h)
+        })
+        .collect();
+    let max_count = live.content_at_ms.len().max(live.reasoning_at_ms.len());
+    let step = tick_step_ms(span_ms);
+    let ticks = (0..)
+        .map(|i| i as f64 * step)
+        .take_while(|t| *t <= span_ms)
+        .map(|t| (scale.x(t), format::ms(Some(t))))
+        .collect();
+    let (headers, ttfb, ttft) = marks;
+    let marks = [("headers", "mark-headers", headers), ("TTFB", "mark-ttfb", ttfb), ("TTFT", "mark-ttft", ttft)]
+        .into_iter()
+        .filter_map(|(label, class, at)| at.map(|at| (label, class, scale.x(at))))
+        .collect();
+    Plot {
+        content_path: step_path(&scale, &live.content_at_ms, max_count),
+        reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
+        scale,
+        read_bars,
+        marks,
+        ticks,
+        max_count,
+    }
+}
+
+/// The timeline chart.
+#[component]
+pub fn Timeline(session: Session) -> impl IntoView {
+    let plot = Signal::derive(move || {
+        let marks = session.report.with(|r| match r {
+            Some(r) => (r.headers_ms, r.ttfb_ms, r.ttft_ms),
+            None => session.live.with(|l| (l.headers_ms, l.reads.first().map(|r| r.0), l.content_at_ms.first().copied())),
+        });
+        session.live.with(|l| plot(l, marks))
+    });
+    view! {
+        <section class="card timeline" aria-label="Timeline">
+            <h2>"Timeline"</h2>
+            <svg
+                data-testid="timeline"
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                preserveAspectRatio="none"
+                role="img"
+                aria-label="Reads and content events over time"
+            >
+                <text x="4" y=(READS_TOP + 34.0).to_string() class="row-label">"reads"</text>
+                <text x="4" y=(EVENTS_TOP + 40.0).to_string() class="row-label">"tokens"</text>
+                <line x1=LEFT.to_string() x2=(WIDTH - RIGHT).to_string() y1=AXIS_Y.to_string() y2=AXIS_Y.to_string() class="axis" />
+                {move || plot.with(|p| {
+                    let ticks = p.ticks.iter().map(|(x, label)| view! {
+                        <g class="tick">
+                            <line x1=x.to_string() x2=x.to_string() y1=AXIS_Y.to_string() y2=(AXIS_Y + 4.0).to_string() />
+                            <text x=x.to_string() y=(AXIS_Y + 16.0).to_string() text-anchor="middle">{label.clone()}</text>
+                        </g>
+                    }).collect_view();
+                    let bars = p.read_bars.iter().map(|(x, h)| view! {
+                        <rect class="read-bar" data-testid="timeline-read" x=(x - 1.0).to_string() y=(READS_BOTTOM - h).to_string() width="2" height=h.to_string() />
+                    }).collect_view();
+                    let marks = p.marks.iter().map(|(label, class, x)| view! {
+                        <g class=format!("mark {class}") data-testid=format!("timeline-{class}")>
+                            <line x1=x.to_string() x2=x.to_string() y1=(READS_TOP - 6.0).to_string() y2=EVENTS_BOTTOM.to_string() />
+                            <text x=(x + 3.0).to_string() y=(READS_TOP - 10.0).to_string()>{*label}</text>
+                        </g>
+                    }).collect_view();
+                    let count_label = format!("{}", p.max_count);
+                    view! {
+                        {ticks}
+                        {bars}
+                        <path class="content-line" data-testid="timeline-content" d=p.content_path.clone() />
+                        <path class="reasoning-line" d=p.reasoning_path.clone() />
+                        <text x=(WIDTH - RIGHT).to_string() y=(EVENTS_TOP - 2.0).to_string() text-anchor="end" class="row-label">{count_label}</text>
+                        {marks}
+                        <text x=(WIDTH - RIGHT).to_string() y=(HEIGHT - 2.0).to_string() text-anchor="end" class="row-label">{format!("0 – {}", format::ms(Some(p.scale.span_ms)))}</text>
+                    }
+                })}
+            </svg>
+            <p class="legend">
+                <span class="key key-read"></span>"read (height: bytes, log)"
+                <span class="key key-content"></span>"content events (cumulative)"
+                <span class="key key-reasoning"></span>"reasoning"
+            </p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_step_ms;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn tick_steps_are_nice() {
+        assert_eq!(tick_step_ms(1300.0), 500.0);
+        assert_eq!(tick_step_ms(60.0), 10.0);
+        assert_eq!(tick_step_ms(100_000.0), 20_000.0);
+    }
+}

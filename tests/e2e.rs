@@ -1,0 +1,136 @@
+//! End-to-end: the built page in headless Chromium, driven through its automation contract, against
+//! the in-process lab. Needs a built page (`trunk build --release`), chromium and chromium-driver.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use streamscope_e2e::{with_page, Page};
+
+fn number(report: &Value, key: &str) -> f64 {
+    report[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {report:#}"))
+}
+
+fn finding_codes(report: &Value) -> Vec<String> {
+    let findings = report["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no findings array in {report:#}"));
+    findings
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .map(String::from)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=50&cadence_ms=20&first_ms=300", "");
+        let report = page.run_page(&query).await;
+        assert_eq!(report["verdict"], "streaming", "{report:#}");
+        let ttft_ms = number(&report, "ttft_ms");
+        let tpot_ms = number(&report, "tpot_ms");
+        assert!(
+            (ttft_ms - 300.0).abs() <= 15.0,
+            "ttft_ms {ttft_ms} not within 15 ms of 300: {report:#}"
+        );
+        assert!(
+            (tpot_ms - 20.0).abs() <= 3.0,
+            "tpot_ms {tpot_ms} not within 3 ms of 20: {report:#}"
+        );
+        assert_eq!(report["content_events"], 50, "{report:#}");
+        assert_eq!(report["dialect"], "openai-chat", "{report:#}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn collect_then_return_backend_is_collected() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("mode=collect&tokens=50&cadence_ms=20&first_ms=300", "");
+        let report = page.run_page(&query).await;
+        assert_eq!(report["verdict"], "collected", "{report:#}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_stream_is_reported_not_a_crash() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("mode=malformed&cadence_ms=20&first_ms=100", "");
+        let report = page.run_report(&query).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        let codes = finding_codes(&report.json);
+        for code in ["malformed_json", "invalid_utf8", "long_line"] {
+            assert!(
+                codes.iter().any(|c| c == code),
+                "finding {code} missing from {codes:?}"
+            );
+        }
+        // Still alive: the report is in place, the page has text, and another run works.
+        let (state, _) = page.report_element().await;
+        assert_eq!(state.as_deref(), Some("done"));
+        assert!(
+            !page.body_text().await.trim().is_empty(),
+            "the page went blank"
+        );
+        let again = page
+            .run_page(&page.stream_query("tokens=5&cadence_ms=10&first_ms=50", ""))
+            .await;
+        assert_eq!(again["content_events"], 5, "{again:#}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_stream_fails_with_stall_after_the_idle_timeout() {
+    with_page(|page: Page| async move {
+        let started = Instant::now();
+        let query = page.stream_query(
+            "mode=stall&stall_after=5&cadence_ms=20&first_ms=100",
+            "idle_timeout_s=2",
+        );
+        let report = page.run_report(&query).await;
+        let elapsed = started.elapsed();
+        assert_eq!(
+            report.json["verdict"], "failed",
+            "state={} {}",
+            report.state, report.text
+        );
+        assert!(
+            finding_codes(&report.json).iter().any(|c| c == "stall"),
+            "{}",
+            report.text
+        );
+        assert!(
+            elapsed < Duration::from_secs(20),
+            "took {elapsed:?} for a 2 s idle time-out"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreachable_endpoint_ends_in_error_or_failed() {
+    with_page(|page: Page| async move {
+        let closed_port = {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            listener.local_addr().unwrap().port()
+        };
+        let target = format!("http://127.0.0.1:{closed_port}/v1/chat/completions");
+        let query = format!("url={}&run=1", streamscope_e2e::encode_component(&target));
+        let report = page.run_report(&query).await;
+        let failed_with_finding = report.json["verdict"] == "failed"
+            && report.json["findings"]
+                .as_array()
+                .is_some_and(|f| !f.is_empty());
+        assert!(
+            report.state == "error" || failed_with_finding,
+            "state={} {}",
+            report.state,
+            report.text
+        );
+    })
+    .await;
+}

@@ -1,0 +1,44 @@
+//! One in-process lab for the whole test process, on its own thread and runtime so that it outlives
+//! each test's runtime.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use streamscope_lab::{serve, LabConfig};
+
+static LAB: OnceLock<SocketAddr> = OnceLock::new();
+
+/// Address of the shared lab serving `static_dir`, started on first use.
+pub(crate) fn shared(static_dir: PathBuf) -> SocketAddr {
+    *LAB.get_or_init(|| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("streamscope-lab".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("lab runtime");
+                runtime.block_on(async move {
+                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                        .await
+                        .expect("bind the lab");
+                    sender
+                        .send(listener.local_addr().expect("lab address"))
+                        .expect("report lab address");
+                    serve(
+                        listener,
+                        LabConfig {
+                            static_dir: Some(static_dir),
+                        },
+                    )
+                    .await;
+                });
+            })
+            .expect("spawn the lab thread");
+        receiver
+            .recv()
+            .expect("the lab thread died before listening")
+    })
+}

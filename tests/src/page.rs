@@ -1,0 +1,139 @@
+//! The page under test, driven through its automation contract (`?url=…&run=1`, `#report-json`).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use fantoccini::Client;
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::url::encode_component;
+
+/// How long a run may take before the harness gives up.
+pub const REPORT_LIMIT: Duration = Duration::from_secs(60);
+/// Polling is sparse so that WebDriver round trips do not disturb the page's timing.
+const POLL_INTERVAL: Duration = Duration::from_millis(250);
+
+/// What `#report-json` said when the run ended.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// `data-state`: `done` or `error`.
+    pub state: String,
+    /// The element's text.
+    pub text: String,
+    /// The text parsed as JSON (`Value::Null` when it is not JSON).
+    pub json: Value,
+}
+
+/// A browser tab on the page served by the lab.
+#[derive(Clone)]
+pub struct Page {
+    client: Client,
+    lab: SocketAddr,
+}
+
+impl Page {
+    pub(crate) fn new(client: Client, lab: SocketAddr) -> Self {
+        Self { client, lab }
+    }
+
+    /// The WebDriver client, for anything the helpers do not cover.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// `http://127.0.0.1:<lab>` followed by `path_and_query`.
+    pub fn lab_url(&self, path_and_query: &str) -> String {
+        format!("http://{}{path_and_query}", self.lab)
+    }
+
+    /// A page query that runs on load against the lab's chat-completions stream with `stream_params`,
+    /// plus `extra` page parameters (e.g. `idle_timeout_s=2`).
+    pub fn stream_query(&self, stream_params: &str, extra: &str) -> String {
+        let target = self.lab_url(&format!("/v1/chat/completions?{stream_params}"));
+        let mut query = format!("url={}&run=1", encode_component(&target));
+        if !extra.is_empty() {
+            query.push('&');
+            query.push_str(extra);
+        }
+        query
+    }
+
+    /// Opens `/?<query>` and returns the report JSON once `data-state` is `done` or `error`.
+    pub async fn run_page(&self, query: &str) -> Value {
+        let report = self.run_report(query).await;
+        if report.json.is_null() {
+            panic!(
+                "#report-json (data-state={}) is not JSON: {}",
+                report.state, report.text
+            );
+        }
+        report.json
+    }
+
+    /// Opens `/?<query>` and waits for the report, keeping its state and raw text.
+    pub async fn run_report(&self, query: &str) -> Report {
+        let url = self.lab_url(&format!("/?{query}"));
+        self.client
+            .goto(&url)
+            .await
+            .unwrap_or_else(|err| panic!("cannot open {url}: {err}"));
+        self.wait_for_report(REPORT_LIMIT).await
+    }
+
+    /// Polls `#report-json` until its `data-state` is `done` or `error`; on time-out panics with the
+    /// current state and the page text.
+    pub async fn wait_for_report(&self, limit: Duration) -> Report {
+        let started = Instant::now();
+        loop {
+            let (state, text) = self.report_element().await;
+            if let Some(state) = state.as_deref().filter(|s| *s == "done" || *s == "error") {
+                let state = state.to_string();
+                let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+                return Report { state, text, json };
+            }
+            if started.elapsed() > limit {
+                let body = self.body_text().await;
+                panic!(
+                    "no report after {limit:?}: #report-json data-state={state:?}, text={text:?}\npage text:\n{}",
+                    body.chars().take(4000).collect::<String>()
+                );
+            }
+            tokio::time::sleep(POLL_INTERVAL).await;
+        }
+    }
+
+    /// `data-state` and `textContent` of `#report-json` (`None` state when the element is missing).
+    pub async fn report_element(&self) -> (Option<String>, String) {
+        // textContent, not WebDriver's element text: the latter is empty when the element is hidden.
+        let script = "const e = document.getElementById('report-json'); \
+                      return e ? [e.getAttribute('data-state'), e.textContent] : [null, ''];";
+        match self.client.execute(script, vec![]).await {
+            Ok(Value::Array(parts)) => (
+                parts.first().and_then(Value::as_str).map(String::from),
+                parts
+                    .get(1)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
+            Ok(_) | Err(_) => (None, String::new()),
+        }
+    }
+
+    /// The page's visible text (`document.body.innerText`).
+    pub async fn body_text(&self) -> String {
+        match self
+            .client
+            .execute(
+                "return document.body ? document.body.innerText : '';",
+                vec![],
+            )
+            .await
+        {
+            Ok(Value::String(text)) => text,
+            Ok(other) => other.to_string(),
+            Err(err) => format!("<cannot read the page: {err}>"),
+        }
+    }
+}
