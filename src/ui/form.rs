@@ -108,9 +108,15 @@ pub fn spec_from_form(form: &FormState) -> RunSpec {
 
 /// A labelled single-line input bound to a signal.
 #[component]
-fn Field(label: &'static str, testid: &'static str, value: RwSignal<String>, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
+fn Field(
+    label: &'static str,
+    testid: &'static str,
+    value: RwSignal<String>,
+    #[prop(optional)] kind: Option<&'static str>,
+    #[prop(optional)] wide: bool,
+) -> impl IntoView {
     view! {
-        <label class="field">
+        <label class="field" class:wide=wide>
             <span>{label}</span>
             <input
                 type=kind.unwrap_or("text")
@@ -173,7 +179,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 when=preset
                 fallback=move || view! {
                     <div class="grid">
-                        <Field label="URL" testid="input-url" value=form.url />
+                        <Field label="URL" testid="input-url" value=form.url wide=true />
                         <label class="field narrow">
                             <span>"Method"</span>
                             <select
@@ -191,7 +197,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 }
             >
                 <div class="grid">
-                    <Field label="Base URL" testid="input-base" value=form.base />
+                    <Field label="Base URL" testid="input-base" value=form.base wide=true />
                     <Field label="Model" testid="input-model" value=form.model />
                     <Field label="max_tokens" testid="input-max-tokens" value=form.max_tokens kind="number" />
                     <Area label="Prompt" testid="input-prompt" value=form.prompt rows=2 />

@@ -1,0 +1,31 @@
+//! Looks at the page as a user would: runs the built page against the lab in headless Chromium and saves
+//! a full-page PNG, plus the report JSON next to it.
+//!
+//! `cargo run -p streamscope-e2e --example screenshot -- <out.png> [lab stream params] [page params]`
+//! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`.
+
+use streamscope_e2e::{with_page, Page};
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let out = args.next().unwrap_or_else(|| "streamscope.png".into());
+    let params = args.next().unwrap_or_else(|| "tokens=50&cadence_ms=20&first_ms=300".into());
+    let extra = args.next().unwrap_or_default();
+    with_page(move |page: Page| async move {
+        let report = page.run_report(&page.stream_query(&params, &extra)).await;
+        // Open the raw view so the picture shows it too, and give the page a frame to draw.
+        let _ = page
+            .client()
+            .execute("document.querySelectorAll('details').forEach(d => d.open = true);", vec![])
+            .await;
+        let height: u32 = std::env::var("SHOT_HEIGHT").ok().and_then(|h| h.parse().ok()).unwrap_or(2000);
+        let _ = page.client().set_window_size(1280, height).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let png = page.client().screenshot().await.expect("screenshot");
+        std::fs::write(&out, png).expect("write the PNG");
+        std::fs::write(format!("{out}.json"), &report.text).expect("write the report");
+        println!("{out}: state={} ({} bytes of report)", report.state, report.text.len());
+    })
+    .await;
+}
