@@ -10,11 +10,18 @@ WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version =
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
+# Checked by command, not by package: a machine may have them from elsewhere (e.g. NodeSource's nodejs,
+# which bundles npm and conflicts with Debian's npm package).
 apt_missing=()
-need_pkg() { dpkg -s "$1" >/dev/null 2>&1 || apt_missing+=("$1"); }
-for pkg in ca-certificates curl build-essential pkg-config chromium chromium-driver nginx nodejs npm; do
-  need_pkg "$pkg"
-done
+need() { command -v "$1" >/dev/null 2>&1 || apt_missing+=("$2"); }
+[ -d /etc/ssl/certs ] || apt_missing+=(ca-certificates)
+need curl curl
+need cc build-essential
+need pkg-config pkg-config
+need chromium chromium
+need chromedriver chromium-driver
+need nginx nginx
+need npm npm
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
