@@ -41,6 +41,19 @@ async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
         );
         assert_eq!(report["content_events"], 50, "{report:#}");
         assert_eq!(report["dialect"], "openai-chat", "{report:#}");
+
+        // What a person sees: the verdict, the numbers, the text and the timeline.
+        assert_eq!(page.testid_text("verdict").await.as_deref(), Some("streaming"));
+        let shown_ttft = page.testid_text("metric-ttft").await.unwrap_or_default();
+        assert_eq!(shown_ttft, format!("{ttft_ms:.0} ms"), "TTFT on the page");
+        let shown_tpot = page.testid_text("metric-tpot").await.unwrap_or_default();
+        assert!(shown_tpot.starts_with(&format!("{tpot_ms:.1} ms")) && shown_tpot.contains("N=50"), "{shown_tpot}");
+        let answer = page.testid_text("answer-text").await.unwrap_or_default();
+        assert!(answer.contains("quick brown fox"), "answer text: {answer:?}");
+        let reads = report["reads"].as_u64().unwrap() as usize;
+        assert_eq!(page.testid_count("timeline-read").await, reads, "one bar per read");
+        assert_eq!(page.testid_count("timeline-mark-ttft").await, 1);
+        assert_eq!(page.testid_text("raw-count").await, Some(reads.to_string()));
     })
     .await;
 }
@@ -121,16 +134,35 @@ async fn unreachable_endpoint_ends_in_error_or_failed() {
         let target = format!("http://127.0.0.1:{closed_port}/v1/chat/completions");
         let query = format!("url={}&run=1", streamscope_e2e::encode_component(&target));
         let report = page.run_report(&query).await;
-        let failed_with_finding = report.json["verdict"] == "failed"
-            && report.json["findings"]
-                .as_array()
-                .is_some_and(|f| !f.is_empty());
-        assert!(
-            report.state == "error" || failed_with_finding,
-            "state={} {}",
-            report.state,
-            report.text
-        );
+        assert_eq!(report.state, "error", "{}", report.text);
+        assert_eq!(report.json["verdict"], "failed", "{}", report.text);
+        assert!(finding_codes(&report.json).iter().any(|c| c == "network_error"), "{}", report.text);
+        assert!(report.json["ttft_ms"].is_null() && report.json["status"].is_null(), "{}", report.text);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_key_never_lands_in_url_storage_or_report() {
+    const KEY: &str = "sk-streamscope-secret-1234";
+    with_page(|page: Page| async move {
+        let target = page.lab_url("/v1/chat/completions?tokens=5&cadence_ms=10&first_ms=50");
+        page.open(&format!("url={}", streamscope_e2e::encode_component(&target))).await;
+        page.type_into("input-api-key", KEY).await;
+        page.click("run").await;
+        let report = page.wait_for_report(streamscope_e2e::REPORT_LIMIT).await;
+        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
+        assert!(!report.text.contains(KEY), "the key leaked into the report");
+        let names = report.json["request"]["header_names"].as_array().cloned().unwrap_or_default();
+        assert!(names.iter().any(|n| n == "Authorization"), "header names: {names:?}");
+        let url = page.client().current_url().await.expect("current url").to_string();
+        assert!(!url.contains(KEY), "the key leaked into the URL: {url}");
+        let stored = page
+            .client()
+            .execute("return JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie;", vec![])
+            .await
+            .expect("storage");
+        assert!(!stored.to_string().contains(KEY), "the key leaked into storage: {stored}");
     })
     .await;
 }

@@ -637,20 +637,7 @@ mod tests {
     }
 
     fn trace(ct: &str, status: u16, reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {
-        Trace {
-            headers_ms: Some(40.0),
-            status: Some(status),
-            headers: vec![("content-type".into(), ct.into())],
-            reads: reads
-                .into_iter()
-                .map(|(at_ms, s)| ReadChunk {
-                    at_ms,
-                    bytes: s.into_bytes(),
-                })
-                .collect(),
-            end: Some(end),
-            ..Trace::default()
-        }
+        Trace::from_reads(status, ct, 40.0, reads, end)
     }
 
     fn sse(reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {

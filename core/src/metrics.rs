@@ -199,24 +199,11 @@ impl Metrics {
 mod tests {
     use super::*;
     use crate::analyzer::analyze;
-    use crate::trace::{ReadChunk, TraceEnd};
+    use crate::trace::TraceEnd;
 
     fn sse_trace(reads: Vec<(f64, String)>) -> Trace {
         let end = reads.last().map_or(0.0, |r| r.0) + 1.0;
-        Trace {
-            headers_ms: Some(100.0),
-            status: Some(200),
-            headers: vec![("content-type".into(), "text/event-stream".into())],
-            reads: reads
-                .into_iter()
-                .map(|(at_ms, s)| ReadChunk {
-                    at_ms,
-                    bytes: s.into_bytes(),
-                })
-                .collect(),
-            end: Some(TraceEnd::Complete { at_ms: end }),
-            ..Trace::default()
-        }
+        Trace::from_reads(200, "text/event-stream", 100.0, reads, TraceEnd::Complete { at_ms: end })
     }
 
     fn content(text: &str) -> String {

@@ -110,6 +110,25 @@ impl Trace {
             .map(|(_, v)| v.as_str())
     }
 
+    /// A finished trace from `(at_ms, bytes)` reads, with one status and Content-Type: how tests, fixtures
+    /// and hand-built examples describe a run.
+    pub fn from_reads<B: Into<Vec<u8>>>(
+        status: u16,
+        content_type: &str,
+        headers_ms: f64,
+        reads: impl IntoIterator<Item = (f64, B)>,
+        end: TraceEnd,
+    ) -> Trace {
+        Trace {
+            headers_ms: Some(headers_ms),
+            status: Some(status),
+            headers: vec![("content-type".into(), content_type.into())],
+            reads: reads.into_iter().map(|(at_ms, b)| ReadChunk { at_ms, bytes: b.into() }).collect(),
+            end: Some(end),
+            ..Trace::default()
+        }
+    }
+
     /// Total body bytes received.
     pub fn body_bytes(&self) -> usize {
         self.reads.iter().map(|r| r.bytes.len()).sum()

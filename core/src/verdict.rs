@@ -77,27 +77,14 @@ pub fn classify(trace: &Trace, _analysis: &Analysis, metrics: &Metrics) -> Verdi
 mod tests {
     use super::*;
     use crate::analyzer::analyze;
-    use crate::trace::{ReadChunk, TimeoutKind};
+    use crate::trace::TimeoutKind;
 
     fn content(text: &str) -> String {
         format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
     }
 
     fn trace(status: u16, reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {
-        Trace {
-            headers_ms: Some(50.0),
-            status: Some(status),
-            headers: vec![("content-type".into(), "text/event-stream".into())],
-            reads: reads
-                .into_iter()
-                .map(|(at_ms, s)| ReadChunk {
-                    at_ms,
-                    bytes: s.into_bytes(),
-                })
-                .collect(),
-            end: Some(end),
-            ..Trace::default()
-        }
+        Trace::from_reads(status, "text/event-stream", 50.0, reads, end)
     }
 
     fn verdict(t: &Trace) -> Verdict {

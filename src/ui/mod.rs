@@ -12,4 +12,7 @@ mod session;
 mod text_view;
 mod timeline;
 
+#[cfg(test)]
+mod tests;
+
 pub use app::App;

@@ -9,7 +9,7 @@ use super::session::{LiveView, Session};
 const WIDTH: f64 = 1000.0;
 const LEFT: f64 = 78.0;
 const RIGHT: f64 = 16.0;
-const READS_TOP: f64 = 24.0;
+const READS_TOP: f64 = 30.0;
 const READS_BOTTOM: f64 = 84.0;
 const EVENTS_TOP: f64 = 100.0;
 const EVENTS_BOTTOM: f64 = 176.0;
@@ -126,11 +126,19 @@ pub fn Timeline(session: Session) -> impl IntoView {
                     let bars = p.read_bars.iter().map(|(x, h)| view! {
                         <rect class="read-bar" data-testid="timeline-read" x=(x - 1.0).to_string() y=(READS_BOTTOM - h).to_string() width="2" height=h.to_string() />
                     }).collect_view();
-                    let marks = p.marks.iter().map(|(label, class, x)| view! {
-                        <g class=format!("mark {class}") data-testid=format!("timeline-{class}")>
-                            <line x1=x.to_string() x2=x.to_string() y1=(READS_TOP - 6.0).to_string() y2=EVENTS_BOTTOM.to_string() />
-                            <text x=(x + 3.0).to_string() y=(READS_TOP - 10.0).to_string()>{*label}</text>
-                        </g>
+                    // Labels of marks that sit close together go on separate lines.
+                    let mut last_label_x = f64::NEG_INFINITY;
+                    let mut line = 0;
+                    let marks = p.marks.iter().map(|(label, class, x)| {
+                        line = if x - last_label_x < 60.0 { line + 1 } else { 0 };
+                        last_label_x = *x;
+                        let label_y = READS_TOP - 12.0 + line as f64 * 11.0;
+                        view! {
+                            <g class=format!("mark {class}") data-testid=format!("timeline-{class}")>
+                                <line x1=x.to_string() x2=x.to_string() y1=(READS_TOP - 6.0).to_string() y2=EVENTS_BOTTOM.to_string() />
+                                <text x=(x + 3.0).to_string() y=label_y.to_string()>{*label}</text>
+                            </g>
+                        }
                     }).collect_view();
                     let count_label = format!("{}", p.max_count);
                     view! {

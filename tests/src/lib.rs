@@ -17,7 +17,7 @@ mod url;
 
 use std::future::Future;
 
-pub use page::{Page, Report};
+pub use page::{Page, Report, REPORT_LIMIT};
 pub use url::encode_component;
 
 /// One browser at a time across all tests of the process.

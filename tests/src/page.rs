@@ -136,4 +136,54 @@ impl Page {
             Err(err) => format!("<cannot read the page: {err}>"),
         }
     }
+
+    /// The `textContent` of the element with this `data-testid` (`None` when there is none).
+    pub async fn testid_text(&self, testid: &str) -> Option<String> {
+        let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                      return e ? e.textContent : null;";
+        match self.client.execute(script, vec![Value::from(testid)]).await {
+            Ok(Value::String(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// How many elements carry this `data-testid`.
+    pub async fn testid_count(&self, testid: &str) -> usize {
+        let script = "return document.querySelectorAll(`[data-testid=\"${arguments[0]}\"]`).length;";
+        match self.client.execute(script, vec![Value::from(testid)]).await {
+            Ok(v) => v.as_u64().unwrap_or(0) as usize,
+            Err(_) => 0,
+        }
+    }
+
+    /// Types `text` into the element with this `data-testid`.
+    pub async fn type_into(&self, testid: &str, text: &str) {
+        let css = format!("[data-testid=\"{testid}\"]");
+        let element = self
+            .client
+            .find(fantoccini::Locator::Css(&css))
+            .await
+            .unwrap_or_else(|err| panic!("no element {css}: {err}"));
+        element.send_keys(text).await.unwrap_or_else(|err| panic!("cannot type into {css}: {err}"));
+    }
+
+    /// Clicks the element with this `data-testid`.
+    pub async fn click(&self, testid: &str) {
+        let css = format!("[data-testid=\"{testid}\"]");
+        let element = self
+            .client
+            .find(fantoccini::Locator::Css(&css))
+            .await
+            .unwrap_or_else(|err| panic!("no element {css}: {err}"));
+        element.click().await.unwrap_or_else(|err| panic!("cannot click {css}: {err}"));
+    }
+
+    /// Opens `/?<query>` without waiting for a report (for scenarios that fill the form first).
+    pub async fn open(&self, query: &str) {
+        let url = self.lab_url(&format!("/?{query}"));
+        self.client
+            .goto(&url)
+            .await
+            .unwrap_or_else(|err| panic!("cannot open {url}: {err}"));
+    }
 }

@@ -22,18 +22,7 @@ pub(super) async fn stream(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
-    if settings.role_first {
-        send_event(&mut body, &chunks.sse(&Event::Role), settings.split_utf8).await?;
-    }
-    for index in 0..settings.tokens {
-        sleep_until_ms(chunks.start, settings.content_at_ms(index)).await;
-        send_event(
-            &mut body,
-            &chunks.sse(&Event::Content(token_text(index))),
-            settings.split_utf8,
-        )
-        .await?;
-    }
+    send_role_and_tokens(&mut body, settings, chunks, settings.tokens).await?;
     if settings.tokens == 0 {
         sleep_until_ms(chunks.start, settings.first_ms).await;
     }
@@ -74,18 +63,24 @@ pub(super) async fn stall(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
-    if settings.role_first {
-        send_event(&mut body, &chunks.sse(&Event::Role), settings.split_utf8).await?;
-    }
-    for index in 0..settings.stall_after {
-        sleep_until_ms(chunks.start, settings.content_at_ms(index)).await;
-        send_event(
-            &mut body,
-            &chunks.sse(&Event::Content(token_text(index))),
-            settings.split_utf8,
-        )
-        .await?;
-    }
+    send_role_and_tokens(&mut body, settings, chunks, settings.stall_after).await?;
     let _ = tokio::time::timeout(STALL_HOLD, body.client_gone()).await;
+    Ok(())
+}
+
+/// The role chunk (when asked for), then `count` content events, each at its deadline from the start.
+async fn send_role_and_tokens(
+    body: &mut BodyWriter<'_>,
+    settings: &StreamSettings,
+    chunks: &ChunkWriter,
+    count: usize,
+) -> std::io::Result<()> {
+    if settings.role_first {
+        send_event(body, &chunks.sse(&Event::Role), settings.split_utf8).await?;
+    }
+    for index in 0..count {
+        sleep_until_ms(chunks.start, settings.content_at_ms(index)).await;
+        send_event(body, &chunks.sse(&Event::Content(token_text(index))), settings.split_utf8).await?;
+    }
     Ok(())
 }

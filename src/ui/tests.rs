@@ -1,0 +1,54 @@
+//! Components fed synthetic traces, in headless Chromium: what the page shows comes from core's report.
+
+use leptos::prelude::*;
+use streamscope_core::report::Report;
+use streamscope_core::trace::{Trace, TraceEnd};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use super::findings::Findings;
+use super::metrics_panel::MetricsPanel;
+use super::session::{RunState, Session};
+
+fn chunk(content: &str) -> String {
+    format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{content}\"}},\"finish_reason\":null}}]}}\n\n")
+}
+
+/// A 5-token stream: headers at 10 ms, first token at 100 ms, then one every 25 ms.
+fn synthetic_trace() -> Trace {
+    let mut reads = vec![(12.0, ": keep-alive\n\n".to_string())];
+    for (i, word) in ["One", " two", " three", " four", " five"].iter().enumerate() {
+        reads.push((100.0 + 25.0 * i as f64, chunk(word)));
+    }
+    reads.push((201.0, "data: [DONE]\n\n".to_string()));
+    Trace::from_reads(200, "text/event-stream", 10.0, reads, TraceEnd::Complete { at_ms: 202.0 })
+}
+
+fn text_of(root: &web_sys::Element, testid: &str) -> String {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
+}
+
+#[wasm_bindgen_test]
+fn metrics_and_findings_render_the_report_of_a_synthetic_trace() {
+    let report = Report::from_trace(&synthetic_trace());
+    let container = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&container).unwrap();
+    let handle = leptos::mount::mount_to(container.clone().unchecked_into(), move || {
+        let session = Session::new();
+        session.report.set(Some(report));
+        session.state.set(RunState::Done);
+        view! { <Findings session=session /> <MetricsPanel session=session /> }
+    });
+    assert_eq!(text_of(&container, "verdict"), "streaming");
+    assert_eq!(text_of(&container, "metric-ttfb"), "12.0 ms");
+    assert_eq!(text_of(&container, "metric-ttft"), "100 ms");
+    assert_eq!(text_of(&container, "metric-tpot"), "25.0 ms (N=5, events)");
+    assert_eq!(text_of(&container, "metric-content-events"), "5");
+    assert_eq!(text_of(&container, "metric-reads"), "7");
+    assert!(container.query_selector("[data-testid=\"finding-keepalive_comments\"]").unwrap().is_some());
+    drop(handle);
+}
