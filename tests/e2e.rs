@@ -51,7 +51,10 @@ async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
         let answer = page.testid_text("answer-text").await.unwrap_or_default();
         assert!(answer.contains("quick brown fox"), "answer text: {answer:?}");
         let reads = report["reads"].as_u64().unwrap() as usize;
-        assert_eq!(page.testid_count("timeline-read").await, reads, "one bar per read");
+        let bars = page.testid_attr("timeline-reads", "data-count").await;
+        assert_eq!(bars, Some(reads.to_string()), "one bar per read");
+        let path = page.testid_attr("timeline-reads", "d").await.unwrap_or_default();
+        assert_eq!(path.matches('M').count(), reads, "one stroke per read in the path");
         assert_eq!(page.testid_count("timeline-mark-ttft").await, 1);
         assert_eq!(page.testid_text("raw-count").await, Some(reads.to_string()));
     })
@@ -148,6 +151,7 @@ async fn api_key_never_lands_in_url_storage_or_report() {
     with_page(|page: Page| async move {
         let target = page.lab_url("/v1/chat/completions?tokens=5&cadence_ms=10&first_ms=50");
         page.open(&format!("url={}", streamscope_e2e::encode_component(&target))).await;
+        page.click("more-options").await;
         page.type_into("input-api-key", KEY).await;
         page.click("run").await;
         let report = page.wait_for_report(streamscope_e2e::REPORT_LIMIT).await;

@@ -204,7 +204,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 </div>
             </Show>
             <details class="more">
-                <summary>"Headers, API key and time-outs"</summary>
+                <summary data-testid="more-options">"Headers, API key and time-outs"</summary>
                 <div class="grid">
                     <Field label="API key (sent as Authorization: Bearer; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
                     <Area label="Extra headers (Name: value per line)" testid="input-headers" value=form.extra_headers rows=2 />

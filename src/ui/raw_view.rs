@@ -21,7 +21,7 @@ pub fn RawView(session: Session) -> impl IntoView {
                             <div class="raw-row">
                                 <span class="raw-at">{format!("+{:>9.1} ms", row.at_ms)}</span>
                                 <span class="raw-len">{format::bytes(row.len_bytes)}</span>
-                                <pre class="raw-bytes">{row.preview.clone()}{(row.hidden_bytes > 0).then(|| format!(" … {} more not shown", format::bytes(row.hidden_bytes)))}</pre>
+                                <pre class="raw-bytes">{row.preview.to_string()}{(row.hidden_bytes > 0).then(|| format!(" … {} more not shown", format::bytes(row.hidden_bytes)))}</pre>
                             </div>
                         }
                     />

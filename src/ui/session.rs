@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use streamscope_core::analyzer::Analyzer;
@@ -48,8 +49,9 @@ pub struct RawRow {
     pub at_ms: f64,
     /// Bytes it delivered.
     pub len_bytes: usize,
-    /// The bytes as text (invalid UTF-8 replaced), cut to [`RAW_PREVIEW_BYTES`].
-    pub preview: String,
+    /// The bytes as text (invalid UTF-8 replaced), cut to [`RAW_PREVIEW_BYTES`]; shared, so the row
+    /// list is cheap to clone every frame.
+    pub preview: Arc<str>,
     /// Bytes not shown.
     pub hidden_bytes: usize,
 }
@@ -250,7 +252,7 @@ fn raw_row(index: usize, at_ms: f64, bytes: &[u8]) -> RawRow {
         index,
         at_ms,
         len_bytes: bytes.len(),
-        preview: String::from_utf8_lossy(shown).into_owned(),
+        preview: Arc::from(String::from_utf8_lossy(shown).as_ref()),
         hidden_bytes: bytes.len() - shown.len(),
     }
 }

@@ -1,4 +1,4 @@
-//! The timeline (SVG): every read as a bar sized by its bytes, content events as a cumulative step line,
+//! The timeline (SVG): every read as a stroke sized by its bytes (log scale), content events as a cumulative step line,
 //! and headers / TTFB / TTFT marked on one time axis. A lump at the end or tall steps mean held content.
 
 use leptos::prelude::*;
@@ -36,7 +36,9 @@ impl Scale {
 /// Everything the SVG needs, derived from the live view and, once there, the report's marks.
 struct Plot {
     scale: Scale,
-    read_bars: Vec<(f64, f64)>,
+    /// One vertical stroke per read, as a single path (one DOM update per frame however long the stream).
+    reads_path: String,
+    read_count: usize,
     content_path: String,
     reasoning_path: String,
     marks: Vec<(&'static str, &'static str, f64)>,
@@ -62,14 +64,11 @@ fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot
     let span_ms = live.elapsed_ms.max(last).max(1.0) * 1.02;
     let scale = Scale { span_ms };
     let max_len = live.reads.iter().map(|r| r.1).max().unwrap_or(1).max(1) as f64;
-    let read_bars = live
-        .reads
-        .iter()
-        .map(|&(at_ms, len)| {
-            let h = ((len as f64 + 1.0).log2() / (max_len + 1.0).log2()).max(0.08) * (READS_BOTTOM - READS_TOP);
-            (scale.x(at_ms), h)
-        })
-        .collect();
+    let mut reads_path = String::with_capacity(live.reads.len() * 20);
+    for &(at_ms, len) in &live.reads {
+        let h = ((len as f64 + 1.0).log2() / (max_len + 1.0).log2()).max(0.08) * (READS_BOTTOM - READS_TOP);
+        reads_path.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(at_ms), -h));
+    }
     let max_count = live.content_at_ms.len().max(live.reasoning_at_ms.len());
     let step = tick_step_ms(span_ms);
     let ticks = (0..)
@@ -86,7 +85,8 @@ fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot
         content_path: step_path(&scale, &live.content_at_ms, max_count),
         reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
         scale,
-        read_bars,
+        reads_path,
+        read_count: live.reads.len(),
         marks,
         ticks,
         max_count,
@@ -123,9 +123,6 @@ pub fn Timeline(session: Session) -> impl IntoView {
                             <text x=x.to_string() y=(AXIS_Y + 16.0).to_string() text-anchor="middle">{label.clone()}</text>
                         </g>
                     }).collect_view();
-                    let bars = p.read_bars.iter().map(|(x, h)| view! {
-                        <rect class="read-bar" data-testid="timeline-read" x=(x - 1.0).to_string() y=(READS_BOTTOM - h).to_string() width="2" height=h.to_string() />
-                    }).collect_view();
                     // Labels of marks that sit close together go on separate lines.
                     let mut last_label_x = f64::NEG_INFINITY;
                     let mut line = 0;
@@ -143,7 +140,7 @@ pub fn Timeline(session: Session) -> impl IntoView {
                     let count_label = format!("{}", p.max_count);
                     view! {
                         {ticks}
-                        {bars}
+                        <path class="read-bars" data-testid="timeline-reads" data-count=p.read_count.to_string() d=p.reads_path.clone() />
                         <path class="content-line" data-testid="timeline-content" d=p.content_path.clone() />
                         <path class="reasoning-line" d=p.reasoning_path.clone() />
                         <text x=(WIDTH - RIGHT).to_string() y=(EVENTS_TOP - 2.0).to_string() text-anchor="end" class="row-label">{count_label}</text>

@@ -147,6 +147,17 @@ impl Page {
         }
     }
 
+    /// An attribute of the element with this `data-testid` (`None` when there is no such element or
+    /// attribute).
+    pub async fn testid_attr(&self, testid: &str, attribute: &str) -> Option<String> {
+        let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                      return e ? e.getAttribute(arguments[1]) : null;";
+        match self.client.execute(script, vec![Value::from(testid), Value::from(attribute)]).await {
+            Ok(Value::String(text)) => Some(text),
+            _ => None,
+        }
+    }
+
     /// How many elements carry this `data-testid`.
     pub async fn testid_count(&self, testid: &str) -> usize {
         let script = "return document.querySelectorAll(`[data-testid=\"${arguments[0]}\"]`).length;";
