@@ -7,6 +7,7 @@ mod format;
 mod metrics_panel;
 mod query;
 mod raw_view;
+mod replay;
 mod report_json;
 mod session;
 mod text_view;

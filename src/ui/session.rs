@@ -73,6 +73,9 @@ pub struct LiveView {
     pub reads: Vec<(f64, usize)>,
     /// Arrival time of every content event.
     pub content_at_ms: Vec<f64>,
+    /// Length of `text` (bytes) once each content event had arrived, parallel to `content_at_ms`: what
+    /// the replay shows at each moment.
+    pub text_len_after: Vec<usize>,
     /// Arrival time of every reasoning event.
     pub reasoning_at_ms: Vec<f64>,
     /// Content text so far.
@@ -225,10 +228,16 @@ impl Drain {
 
 fn live_view(trace: &Trace, analyzer: &Analyzer, elapsed_ms: f64) -> LiveView {
     let mut content_at_ms = Vec::new();
+    let mut text_len_after = Vec::new();
     let mut reasoning_at_ms = Vec::new();
+    let mut text_len = 0;
     for event in analyzer.events() {
-        match event.kind {
-            EventKind::Content(_) => content_at_ms.push(event.at_ms),
+        match &event.kind {
+            EventKind::Content(text) => {
+                content_at_ms.push(event.at_ms);
+                text_len += text.len();
+                text_len_after.push(text_len);
+            }
             EventKind::Reasoning(_) => reasoning_at_ms.push(event.at_ms),
             _ => {}
         }
@@ -239,6 +248,7 @@ fn live_view(trace: &Trace, analyzer: &Analyzer, elapsed_ms: f64) -> LiveView {
         status: trace.status,
         reads: trace.reads.iter().map(|r| (r.at_ms, r.bytes.len())).collect(),
         content_at_ms,
+        text_len_after,
         reasoning_at_ms,
         text: analyzer.text().to_string(),
         reasoning: analyzer.reasoning_text().to_string(),

@@ -52,3 +52,20 @@ fn metrics_and_findings_render_the_report_of_a_synthetic_trace() {
     assert!(container.query_selector("[data-testid=\"finding-keepalive_comments\"]").unwrap().is_some());
     drop(handle);
 }
+
+#[wasm_bindgen_test]
+fn replay_shows_the_text_as_it_stood_at_each_moment() {
+    use super::replay::text_at;
+    use super::session::LiveView;
+    // Three content events: "One", " two", " — three" (the dash is 3 bytes in UTF-8).
+    let live = LiveView {
+        content_at_ms: vec![100.0, 125.0, 150.0],
+        text_len_after: vec![3, 7, 17],
+        text: "One two — three".to_string(),
+        ..LiveView::default()
+    };
+    assert_eq!(text_at(&live, 99.9), "");
+    assert_eq!(text_at(&live, 100.0), "One");
+    assert_eq!(text_at(&live, 140.0), "One two");
+    assert_eq!(text_at(&live, 10_000.0), "One two — three");
+}

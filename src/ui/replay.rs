@@ -1,0 +1,81 @@
+//! Replay: plays the recorded answer back at the recorded timing (first-token wait included), so a
+//! person can feel what their users felt.
+
+use leptos::prelude::*;
+
+use super::session::{LiveView, Session};
+use crate::net::clock::now_ms;
+
+/// The replay's state: `None` when not replaying, else ms since the replay started.
+#[derive(Clone, Copy)]
+pub struct Replay {
+    /// Position in the recording while replaying.
+    pub position_ms: RwSignal<Option<f64>>,
+    generation: StoredValue<u64>,
+}
+
+impl Replay {
+    /// A stopped replay.
+    pub fn new() -> Replay {
+        Replay { position_ms: RwSignal::new(None), generation: StoredValue::new(0) }
+    }
+
+    /// Starts (or restarts) the replay; it stops by itself at the end of the recording.
+    pub fn start(self, end_ms: f64) {
+        let generation = self.generation.get_value() + 1;
+        self.generation.set_value(generation);
+        let started_ms = now_ms();
+        self.position_ms.set(Some(0.0));
+        fn tick(replay: Replay, generation: u64, started_ms: f64, end_ms: f64) {
+            request_animation_frame(move || {
+                if replay.generation.try_get_value() != Some(generation) {
+                    return;
+                }
+                let position_ms = now_ms() - started_ms;
+                if position_ms > end_ms {
+                    replay.position_ms.set(None);
+                } else {
+                    replay.position_ms.set(Some(position_ms));
+                    tick(replay, generation, started_ms, end_ms);
+                }
+            });
+        }
+        tick(self, generation, started_ms, end_ms);
+    }
+
+    /// Stops the replay.
+    pub fn stop(self) {
+        self.generation.update_value(|g| *g += 1);
+        self.position_ms.set(None);
+    }
+}
+
+/// The answer text as it stood `position_ms` after the request was sent.
+pub fn text_at(live: &LiveView, position_ms: f64) -> String {
+    let arrived = live.content_at_ms.partition_point(|at| *at <= position_ms);
+    let len = if arrived == 0 { 0 } else { live.text_len_after[arrived - 1] };
+    live.text.get(..len).unwrap_or(&live.text).to_string()
+}
+
+/// The Replay / Stop button.
+#[component]
+pub fn ReplayButton(session: Session, replay: Replay) -> impl IntoView {
+    let has_recording = move || session.report.with(|r| r.is_some()) && session.live.with(|l| !l.content_at_ms.is_empty());
+    let end_ms = move || session.live.with(|l| l.content_at_ms.last().copied().unwrap_or(0.0) + 400.0);
+    view! {
+        <Show when=has_recording>
+            <button
+                class="replay"
+                data-testid="replay"
+                on:click=move |_| {
+                    if replay.position_ms.get_untracked().is_some() { replay.stop() } else { replay.start(end_ms()) }
+                }
+            >
+                {move || match replay.position_ms.get() {
+                    Some(at) => format!("Stop replay (+{:.1} s)", at / 1000.0),
+                    None => "Replay at recorded speed".to_string(),
+                }}
+            </button>
+        </Show>
+    }
+}
