@@ -15,6 +15,7 @@
 //! finding.
 
 pub mod analyzer;
+pub mod compare;
 pub mod event;
 pub mod finding;
 pub mod framing;
@@ -24,6 +25,7 @@ pub mod ollama;
 pub mod openai;
 pub mod page_config;
 pub mod report;
+pub mod runs;
 pub mod sse;
 pub mod stats;
 pub mod trace;

@@ -1,0 +1,113 @@
+//! Repeated runs and A/B comparisons: medians, spreads, verdict counts, cache over runs, the order of
+//! runs and the sentence that explains the difference.
+
+use streamscope_core::compare::{schedule, sentence, Comparison, Deltas, Side, Subject};
+use streamscope_core::report::Report;
+use streamscope_core::runs::{RunsSummary, Spread};
+use streamscope_core::trace::{Trace, TraceEnd};
+use streamscope_core::verdict::Verdict;
+
+/// A streamed run: first token at `ttft_ms`, then `tokens - 1` more every `tpot_ms`.
+fn run(ttft_ms: f64, tpot_ms: f64, tokens: usize, cache_hit: u64) -> Report {
+    let mut reads = vec![(5.0, "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string())];
+    for i in 0..tokens {
+        let at = ttft_ms + tpot_ms * i as f64;
+        reads.push((at, format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\" w{i}\"}}}}]}}\n\n")));
+    }
+    let last = ttft_ms + tpot_ms * (tokens - 1) as f64;
+    reads.push((
+        last + 1.0,
+        format!(
+            "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":100,\"completion_tokens\":{tokens},\"prompt_cache_hit_tokens\":{cache_hit},\"prompt_cache_miss_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
+            100 - cache_hit
+        ),
+    ));
+    let trace = Trace::from_reads(200, "text/event-stream", 4.0, reads, TraceEnd::Complete { at_ms: last + 2.0 });
+    Report::from_trace(&trace)
+}
+
+fn failed_run() -> Report {
+    Report::from_trace(&Trace::from_reads(500, "application/json", 4.0, vec![(6.0, "{}")], TraceEnd::Complete { at_ms: 7.0 }))
+}
+
+#[test]
+fn spread_of_known_values() {
+    let s = Spread::of(&[10.0, 20.0, 30.0, 40.0, f64::NAN]).unwrap();
+    assert_eq!((s.n, s.median, s.min, s.max, s.spread), (4, 25.0, 10.0, 40.0, 30.0));
+    assert!((s.p90 - 37.0).abs() < 1e-9);
+    assert!(Spread::of(&[]).is_none());
+}
+
+#[test]
+fn summary_takes_medians_and_counts_verdicts() {
+    let runs = vec![run(300.0, 20.0, 10, 0), run(340.0, 22.0, 10, 50), run(310.0, 21.0, 10, 100)];
+    let s = RunsSummary::of(runs);
+    assert_eq!(s.verdict, Verdict::Streaming);
+    assert_eq!(s.ttft_ms, Some(310.0));
+    assert!((s.tpot_ms.unwrap() - 21.0).abs() < 1e-9);
+    assert_eq!(s.stats.ttft_ms.unwrap().spread, 40.0);
+    assert_eq!(s.verdicts.get("streaming"), Some(&3));
+    assert_eq!(s.runs.len(), 3);
+    assert_eq!(s.content_events, 10);
+    let cache = s.cache.unwrap();
+    assert_eq!((cache.runs, cache.hit_tokens, cache.miss_tokens), (3, 150, 150));
+    assert_eq!(cache.hit_ratio, Some(0.5));
+}
+
+#[test]
+fn verdict_tie_goes_to_the_worse_one_and_findings_count_runs() {
+    let s = RunsSummary::of(vec![run(300.0, 20.0, 5, 0), failed_run()]);
+    assert_eq!(s.verdict, Verdict::Failed);
+    let http = s.findings.iter().find(|f| f.code == "http_error").expect("http_error kept");
+    assert_eq!(http.evidence["seen_in_runs"], 1);
+    assert_eq!(s.ttft_ms, Some(300.0), "medians over the runs that have a value");
+}
+
+#[test]
+fn runs_interleave_a_and_b() {
+    assert_eq!(schedule(3, true), vec![Side::A, Side::B, Side::A, Side::B, Side::A, Side::B]);
+    assert_eq!(schedule(2, false), vec![Side::A, Side::A]);
+    assert_eq!(schedule(0, true), vec![Side::A, Side::B], "at least one run per side");
+}
+
+#[test]
+fn proxy_sentence_names_the_later_first_token_and_keeps_the_model_unchanged() {
+    let a = RunsSummary::of(vec![run(300.0, 20.0, 20, 0)]);
+    let b = RunsSummary::of(vec![run(640.0, 20.0, 20, 0)]);
+    let c = Comparison::new(Subject::Path, "direct".into(), "the proxy".into(), a, b);
+    assert!((c.delta_ms.ttft.unwrap() - 340.0).abs() < 1e-9);
+    assert!(c.delta_ms.tpot.unwrap().abs() < 1e-9);
+    assert!(c.summary.starts_with("Through the proxy (vs direct), the first token arrives 340 ms later"), "{}", c.summary);
+    assert!(c.summary.contains("the model itself is unchanged (TPOT 20.0 ms vs 20.0 ms)"), "{}", c.summary);
+    assert!(c.summary.contains("finishes 340 ms later"), "{}", c.summary);
+}
+
+#[test]
+fn model_sentence_names_the_tpot_difference() {
+    let a = RunsSummary::of(vec![run(300.0, 10.0, 20, 0)]);
+    let b = RunsSummary::of(vec![run(305.0, 40.0, 20, 0)]);
+    let c = Comparison::new(Subject::Model, "lab-10ms".into(), "lab-40ms".into(), a, b);
+    assert!((c.delta_ms.tpot.unwrap() - 30.0).abs() < 1e-9);
+    assert!(c.summary.contains("the first token arrives at the same time"), "{}", c.summary);
+    assert!(c.summary.contains("each token takes 30.0 ms longer (TPOT 10.0 ms vs 40.0 ms)"), "{}", c.summary);
+}
+
+#[test]
+fn sentence_with_a_failed_side_says_so() {
+    let a = RunsSummary::of(vec![run(300.0, 10.0, 5, 0)]);
+    let b = RunsSummary::of(vec![failed_run()]);
+    let d = Deltas { ttft: None, tpot: None, total: None };
+    assert_eq!(sentence(Subject::Path, "direct", "proxy", &a, &b, &d), "proxy failed, so timing cannot be compared; see the findings.");
+}
+
+#[test]
+fn summary_round_trips_through_json() {
+    let s = RunsSummary::of(vec![run(300.0, 20.0, 5, 10)]);
+    let json = serde_json::to_string(&s).unwrap();
+    let back: RunsSummary = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, s);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for key in ["verdict", "ttft_ms", "tpot_ms", "total_ms", "runs", "findings", "content_events", "reads", "cache"] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+}
