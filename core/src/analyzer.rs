@@ -70,6 +70,9 @@ pub struct Analysis {
     pub retry_ms: Option<u64>,
     /// Whether the analyzer was finished or aborted (no more reads will come).
     pub finished: bool,
+    /// The first `created` time (unix seconds) a chunk carried (OpenAI chunks).
+    #[serde(default)]
+    pub created_unix_s: Option<f64>,
 }
 
 /// Cuts a string to at most `max_chars` characters.
@@ -117,6 +120,9 @@ impl Analysis {
     }
 
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
+        if self.created_unix_s.is_none() {
+            self.created_unix_s = facts.created_unix_s;
+        }
         for kind in facts.kinds {
             self.emit(at_ms, read_index, kind, facts.server_ms);
         }

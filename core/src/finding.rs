@@ -2,19 +2,22 @@
 //! with a stable snake_case code, a severity, the evidence it rests on, and the fix where there is one.
 //!
 //! Codes: `http_error`, `network_error`, `timeout_headers`, `timeout_first_byte`, `stall`,
-//! `timeout_total`, `cancelled`, `no_content`, `stream_error`, `collected`, `truncated`, `max_tokens`,
-//! `malformed_json`, `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`,
-//! `keepalive_comments`, `role_only_first_chunk`. Findings are ordered by severity (errors first), then
-//! in the order above.
+//! `timeout_total`, `cancelled`, `no_content`, `stream_error`, `collected`, then the path findings of
+//! [`crate::path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
+//! `slow_first_token`), `truncated`, `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line`,
+//! `not_sse`, `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`.
+//! Findings are ordered by severity (errors first), then in the order above.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::analyzer::{truncate_chars, Analysis};
+use crate::delivery::DeliveryStats;
 use crate::event::{Dialect, EventKind};
 use crate::framing::Framing;
 use crate::metrics::Metrics;
 use crate::openai;
+use crate::path::{collected_causes, path_findings};
 use crate::trace::{TimeoutKind, Trace, TraceEnd};
 use crate::utf8::decode_lossy;
 use crate::verdict::Verdict;
@@ -97,7 +100,8 @@ pub fn fmt_ms(ms: f64) -> String {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+/// `1 read`, `2 reads`: a count with the right noun.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -174,11 +178,75 @@ fn http_fix(status: u16, message: &str) -> String {
     }
 }
 
+/// The `collected` finding: what arrived when, the likely causes, and the path findings that back them.
+fn collected(metrics: &Metrics, path: &[Finding]) -> Finding {
+    let span = metrics
+        .last_content_ms
+        .zip(metrics.ttft_ms)
+        .map_or(0.0, |(l, f)| l - f);
+    let causes = collected_causes(path);
+    let pointers: Vec<&str> = causes
+        .iter()
+        .map(|c| match *c {
+            "content_length" => "the response had a Content-Length (content_length)",
+            "compressed" => "the response was compressed (compressed)",
+            "cached_replay" => "it came from a cache (cached_replay)",
+            _ => "the headers were held with the body (headers_held)",
+        })
+        .collect();
+    let evidence_words = if pointers.is_empty() {
+        String::new()
+    } else {
+        format!(" Evidence here: {}.", pointers.join("; "))
+    };
+    Finding::new(
+        "collected",
+        Severity::Warning,
+        "The whole answer arrived at once at the end",
+        format!(
+            "All {} content events arrived within {} at the very end: the first at {} of {} total, in {}. \
+             The user saw nothing until then. Likely causes: a backend that collects the model's answer before \
+             returning it, a proxy buffering the whole response, a compression layer buffering it, or a cache \
+             replaying a stored answer.{evidence_words}",
+            metrics.content_events,
+            fmt_ms(span),
+            metrics.ttft_ms.map_or("n/a".into(), fmt_ms),
+            metrics.total_ms.map_or("n/a".into(), fmt_ms),
+            plural(metrics.content_reads, "read", "reads"),
+        ),
+    )
+    .fix(
+        "Return a real streaming response: do not collect or join the model's stream (list(stream), \
+         ''.join(...)) before returning; send Content-Type: text/event-stream and X-Accel-Buffering: no; \
+         turn off proxy buffering (nginx: proxy_buffering off; proxy_cache off;) and buffering compression \
+         on every layer (CDN, gateway). Check with curl -N: tokens should drip, not arrive in one lump.",
+    )
+    .evidence(json!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
+        "total_ms": metrics.total_ms, "content_reads": metrics.content_reads, "see": causes}))
+}
+
 /// Explains a run: every finding that applies, ordered by severity (errors first).
 pub fn diagnose(
     trace: &Trace,
     analysis: &Analysis,
     metrics: &Metrics,
+    verdict: Verdict,
+) -> Vec<Finding> {
+    diagnose_with(
+        trace,
+        analysis,
+        metrics,
+        &DeliveryStats::derive(trace, analysis),
+        verdict,
+    )
+}
+
+/// Explains a run whose delivery was already worked out (the same as [`diagnose`]).
+pub fn diagnose_with(
+    trace: &Trace,
+    analysis: &Analysis,
+    metrics: &Metrics,
+    delivery: &DeliveryStats,
     verdict: Verdict,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -390,36 +458,11 @@ pub fn diagnose(
         );
     }
 
+    let path = path_findings(trace, analysis, metrics, delivery, verdict);
     if verdict == Verdict::Collected {
-        let span = metrics
-            .last_content_ms
-            .zip(metrics.ttft_ms)
-            .map_or(0.0, |(l, f)| l - f);
-        out.push(
-            Finding::new(
-                "collected",
-                Severity::Warning,
-                "The whole answer arrived at once at the end",
-                format!(
-                    "All {} content events arrived within {} at the very end: the first at {} of {} total, in {}. \
-                     The user saw nothing until then.",
-                    metrics.content_events,
-                    fmt_ms(span),
-                    metrics.ttft_ms.map_or("n/a".into(), fmt_ms),
-                    metrics.total_ms.map_or("n/a".into(), fmt_ms),
-                    plural(metrics.content_reads, "read", "reads"),
-                ),
-            )
-            .fix(
-                "Return a real streaming response: do not collect or join the model's stream (list(stream), \
-                 ''.join(...)) before returning; send Content-Type: text/event-stream and X-Accel-Buffering: no; \
-                 turn off proxy buffering (nginx: proxy_buffering off; proxy_cache off;) and buffering compression \
-                 on every layer (CDN, gateway). Check with curl -N: tokens should drip, not arrive in one lump.",
-            )
-            .evidence(json!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
-                "total_ms": metrics.total_ms, "content_reads": metrics.content_reads})),
-        );
+        out.push(collected(metrics, &path));
     }
+    out.extend(path);
 
     let finish_dialect = matches!(analysis.dialect, Dialect::OpenaiChat | Dialect::Ollama);
     if complete

@@ -7,7 +7,9 @@
 //!   a whole trace ([`analyze`]), using [`framing`] detection, the [`sse`] parser (over [`lines`] and
 //!   [`utf8`]) and the protocol adapters [`openai`] and [`ollama`] (which report [`usage`]);
 //! - [`metrics`] derives TTFB, TTFT, TPOT, ITL and the rest (with [`stats`]);
-//! - [`verdict`] classifies the run and [`finding`] explains it;
+//! - [`delivery`] works out how content was delivered (bursts, read sizes, hold times);
+//! - [`verdict`] classifies the run and [`finding`] explains it (with [`path`] for the path between the
+//!   model and the browser);
 //! - [`report`] assembles the JSON report of the automation contract;
 //! - [`page_config`] reads the page's query parameters (the contract on the way in).
 //!
@@ -15,15 +17,20 @@
 //! finding.
 
 pub mod analyzer;
+pub mod campaign;
 pub mod compare;
+pub mod delivery;
 pub mod event;
+pub mod export;
 pub mod finding;
 pub mod framing;
 pub mod lines;
+pub mod markdown;
 pub mod metrics;
 pub mod ollama;
 pub mod openai;
 pub mod page_config;
+pub mod path;
 pub mod report;
 pub mod runs;
 pub mod sse;
@@ -34,6 +41,7 @@ pub mod utf8;
 pub mod verdict;
 
 pub use analyzer::{analyze, Analysis, Analyzer};
+pub use delivery::{Delivery, DeliveryStats};
 pub use event::{Dialect, EventKind, StreamEvent};
 pub use finding::{Finding, Severity};
 pub use framing::Framing;

@@ -63,6 +63,7 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
     ChunkFacts {
         kinds,
         server_ms: v.get("server_ms").and_then(Value::as_f64),
+        created_unix_s: None,
     }
 }
 

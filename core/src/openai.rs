@@ -3,8 +3,8 @@
 //! Reads `choices[0].delta` (or `choices[0].message` for a non-streamed answer, `choices[0].text` for the
 //! legacy completions API): `content` is answer text, `reasoning_content` / `reasoning` is reasoning text
 //! (only one of them is taken, some servers send both with the same text), a delta with only a `role` is
-//! role-only, anything else empty; `finish_reason`, `usage`, an `error` object and the lab's top-level
-//! `server_ms` are reported too. `[DONE]` is the end marker.
+//! role-only, anything else empty; `finish_reason`, `usage`, an `error` object, the `created` time and the
+//! lab's top-level `server_ms` are reported too. `[DONE]` is the end marker.
 
 use serde_json::Value;
 
@@ -57,6 +57,8 @@ pub struct ChunkFacts {
     pub kinds: Vec<EventKind>,
     /// The top-level `server_ms` number, when present.
     pub server_ms: Option<f64>,
+    /// The top-level `created` time (unix seconds), when present.
+    pub created_unix_s: Option<f64>,
 }
 
 fn non_empty_str(v: Option<&Value>) -> Option<String> {
@@ -152,6 +154,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
     ChunkFacts {
         kinds,
         server_ms: v.get("server_ms").and_then(Value::as_f64),
+        created_unix_s: v.get("created").and_then(Value::as_f64),
     }
 }
 
@@ -298,6 +301,13 @@ mod tests {
             Some(12.5)
         );
         assert_eq!(chunk_facts(&json!({"choices":[]})).server_ms, None);
+    }
+
+    #[test]
+    fn created_is_read() {
+        let facts = chunk_facts(&json!({"created":1_700_000_000,"choices":[]}));
+        assert_eq!(facts.created_unix_s, Some(1_700_000_000.0));
+        assert_eq!(chunk_facts(&json!({"choices":[]})).created_unix_s, None);
     }
 
     #[test]

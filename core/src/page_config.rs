@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The most runs per target one page will do.
+pub const MAX_REPEAT: usize = 50;
+
 /// Default `max_tokens` for the preset.
 pub const DEFAULT_MAX_TOKENS: u32 = 256;
 
@@ -37,6 +40,12 @@ pub struct PageConfig {
     pub max_tokens: u32,
     /// Start a run as soon as the page has loaded (`run=1`).
     pub run_on_load: bool,
+    /// Compare with this second URL (`vs=`): the same method, body and headers sent there too.
+    pub vs_url: Option<String>,
+    /// Compare with this second model on the same base (`vs_model=`, preset only).
+    pub vs_model: Option<String>,
+    /// Runs per target (`repeat=N`, 1 to [`MAX_REPEAT`]).
+    pub repeat: usize,
     /// Time-outs in seconds (`headers_timeout_s`, `first_byte_timeout_s`, `idle_timeout_s`,
     /// `total_timeout_s`); 0 turns one off.
     pub timeouts_s: TimeoutsSeconds,
@@ -82,6 +91,9 @@ impl PageConfig {
             prompt: "Explain in one paragraph why a reverse proxy can make a streamed answer feel slow.".into(),
             max_tokens: DEFAULT_MAX_TOKENS,
             run_on_load: false,
+            vs_url: None,
+            vs_model: None,
+            repeat: 1,
             timeouts_s: TimeoutsSeconds::default(),
         }
     }
@@ -112,6 +124,9 @@ impl PageConfig {
                 "prompt" => c.prompt = v.to_string(),
                 "max_tokens" => c.max_tokens = v.trim().parse().unwrap_or(c.max_tokens),
                 "run" => c.run_on_load = matches!(v, "1" | "true" | "yes"),
+                "vs" => c.vs_url = Some(v.trim().to_string()).filter(|u| !u.is_empty()),
+                "vs_model" => c.vs_model = Some(v.trim().to_string()).filter(|m| !m.is_empty()),
+                "repeat" => c.repeat = v.trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_REPEAT),
                 "headers_timeout_s" => c.timeouts_s.headers_s = seconds().unwrap_or(c.timeouts_s.headers_s),
                 "first_byte_timeout_s" => c.timeouts_s.first_byte_s = seconds().unwrap_or(c.timeouts_s.first_byte_s),
                 "idle_timeout_s" => c.timeouts_s.idle_s = seconds().unwrap_or(c.timeouts_s.idle_s),
@@ -124,6 +139,73 @@ impl PageConfig {
             c.method = "POST".into();
         }
         c
+    }
+
+    /// The query string (without `?`) that reproduces this configuration with `run=1`: what a permalink
+    /// carries. It holds no secret: the API key and extra headers are not part of a `PageConfig`.
+    pub fn to_query(&self) -> String {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        match self.mode {
+            RequestMode::Exact => {
+                pairs.push(("url", self.url.clone()));
+                pairs.push(("method", self.method.clone()));
+                if !self.body.is_empty() {
+                    pairs.push(("body", self.body.clone()));
+                }
+                if let Some(vs) = &self.vs_url {
+                    pairs.push(("vs", vs.clone()));
+                }
+            }
+            RequestMode::Preset => {
+                pairs.push(("base", self.base.clone()));
+                pairs.push(("model", self.model.clone()));
+                pairs.push(("prompt", self.prompt.clone()));
+                pairs.push(("max_tokens", self.max_tokens.to_string()));
+                if let Some(vs) = &self.vs_model {
+                    pairs.push(("vs_model", vs.clone()));
+                }
+            }
+        }
+        if self.repeat > 1 {
+            pairs.push(("repeat", self.repeat.to_string()));
+        }
+        let d = TimeoutsSeconds::default();
+        let t = self.timeouts_s;
+        for (key, value, default) in [
+            ("headers_timeout_s", t.headers_s, d.headers_s),
+            ("first_byte_timeout_s", t.first_byte_s, d.first_byte_s),
+            ("idle_timeout_s", t.idle_s, d.idle_s),
+            ("total_timeout_s", t.total_s, d.total_s),
+        ] {
+            if value != default {
+                pairs.push((key, format!("{value}")));
+            }
+        }
+        pairs.push(("run", "1".into()));
+        pairs.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// Whether a second target is configured (`vs` in exact mode, `vs_model` in the preset).
+    pub fn compares(&self) -> bool {
+        match self.mode {
+            RequestMode::Exact => self.vs_url.is_some(),
+            RequestMode::Preset => self.vs_model.is_some(),
+        }
+    }
+
+    /// The second target's request: the same request sent to `vs` (exact mode) or with model `vs_model`
+    /// (preset). `None` when there is no second target.
+    pub fn request_b(&self) -> Option<(String, String, Option<String>)> {
+        match self.mode {
+            RequestMode::Exact => {
+                let (method, _, body) = self.request();
+                self.vs_url.clone().map(|url| (method, url, body))
+            }
+            RequestMode::Preset => self.vs_model.as_ref().map(|model| {
+                let (url, body) = openai_chat_request(&self.base, model, &self.prompt, self.max_tokens);
+                ("POST".to_string(), url, Some(body))
+            }),
+        }
     }
 
     /// The exact request this configuration sends: `(method, url, body)`.
@@ -140,6 +222,18 @@ impl PageConfig {
             }
         }
     }
+}
+
+/// Percent-encodes a query value (everything but unreserved characters, RFC 3986).
+pub fn percent_encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 /// `POST {base}/chat/completions` with `stream: true` and `stream_options.include_usage`: the URL and JSON
@@ -205,6 +299,61 @@ mod tests {
         assert_eq!(body["stream_options"]["include_usage"], true);
         assert_eq!(body["max_tokens"], 64);
         assert_eq!(body["messages"][0]["content"], "hi");
+    }
+
+    #[test]
+    fn vs_and_repeat_describe_a_comparison() {
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://proxy/s"), ("vs", "http://direct/s"), ("repeat", "3")]));
+        assert!(c.compares());
+        assert_eq!(c.repeat, 3);
+        assert_eq!(c.request_b(), Some(("GET".into(), "http://direct/s".into(), None)));
+        let c = PageConfig::from_query("http://x", &q(&[("base", "http://h/v1"), ("model", "a"), ("vs_model", "b"), ("repeat", "999")]));
+        assert_eq!(c.repeat, MAX_REPEAT);
+        let (_, url, body) = c.request_b().unwrap();
+        assert_eq!(url, "http://h/v1/chat/completions");
+        assert!(body.unwrap().contains("\"model\":\"b\""));
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://h/s"), ("repeat", "zero")]));
+        assert!(!c.compares());
+        assert_eq!(c.repeat, 1);
+        assert_eq!(c.request_b(), None);
+    }
+
+    /// Decodes what [`percent_encode`] wrote (test helper: the page uses the browser's decoder).
+    fn decode(q: &str) -> Vec<(String, String)> {
+        q.split('&')
+            .map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap();
+                let mut bytes = Vec::new();
+                let mut it = v.bytes();
+                while let Some(b) = it.next() {
+                    if b == b'%' {
+                        let hex = [it.next().unwrap(), it.next().unwrap()];
+                        bytes.push(u8::from_str_radix(std::str::from_utf8(&hex).unwrap(), 16).unwrap());
+                    } else {
+                        bytes.push(b);
+                    }
+                }
+                (k.to_string(), String::from_utf8(bytes).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn permalink_query_reproduces_the_configuration() {
+        let mut c = PageConfig::from_query(
+            "http://x",
+            &q(&[("url", "http://h/p?a=1&b=2"), ("body", "{\"k\": \"é &\"}"), ("vs", "http://d/p"), ("repeat", "4"), ("idle_timeout_s", "2")]),
+        );
+        let query = c.to_query();
+        assert!(!query.contains(' ') && !query.contains('é'), "{query}");
+        let back = PageConfig::from_query("http://x", &decode(&query));
+        assert!(back.run_on_load);
+        c.run_on_load = true;
+        assert_eq!(back, c);
+        let preset = PageConfig::from_query("http://x", &q(&[("base", "http://h/v1"), ("model", "m"), ("vs_model", "n")]));
+        let mut back = PageConfig::from_query("http://x", &decode(&preset.to_query()));
+        back.run_on_load = false;
+        assert_eq!(back, preset);
     }
 
     #[test]

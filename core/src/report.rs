@@ -7,14 +7,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::analyzer::{analyze, Analysis};
+use crate::delivery::DeliveryStats;
 use crate::event::Dialect;
-use crate::finding::{diagnose, Finding};
+use crate::finding::{diagnose_with, Finding};
 use crate::framing::Framing;
 use crate::metrics::{CacheStats, Metrics, TokenCountSource};
 use crate::stats::Percentiles;
 use crate::trace::{ConnectionTiming, RequestSummary, Trace, TraceEnd};
 use crate::usage::Usage;
-use crate::verdict::{classify, Verdict};
+use crate::verdict::{classify_with, Verdict};
 
 /// The report schema version written by this crate.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -82,6 +83,9 @@ pub struct Report {
     pub request: RequestSummary,
     /// Resource Timing figures, when the server allowed them.
     pub connection: Option<ConnectionTiming>,
+    /// How the content was delivered: bursts (with the silence before each), read sizes, hold times.
+    #[serde(default)]
+    pub delivery: DeliveryStats,
 }
 
 impl Report {
@@ -93,8 +97,9 @@ impl Report {
     /// Builds the report of a trace from an analysis of that same trace.
     pub fn from_analysis(trace: &Trace, analysis: &Analysis) -> Report {
         let m = Metrics::derive(trace, analysis);
-        let verdict = classify(trace, analysis, &m);
-        let findings = diagnose(trace, analysis, &m, verdict);
+        let delivery = DeliveryStats::derive(trace, analysis);
+        let verdict = classify_with(trace, analysis, &m, &delivery);
+        let findings = diagnose_with(trace, analysis, &m, &delivery, verdict);
         Report {
             schema_version: SCHEMA_VERSION,
             verdict,
@@ -126,6 +131,7 @@ impl Report {
             end: trace.end.clone(),
             request: trace.request.clone(),
             connection: trace.connection.clone(),
+            delivery,
         }
     }
 
@@ -184,6 +190,7 @@ mod tests {
             reads,
             end: Some(TraceEnd::Complete { at_ms: 501.0 }),
             connection: None,
+            started_unix_ms: None,
         }
     }
 
@@ -283,5 +290,92 @@ mod tests {
         let r = Report::from_trace(&sample());
         assert_eq!(Report::from_json(&r.to_json_pretty()).unwrap(), r);
         assert!(r.has_finding("framing"));
+    }
+
+    /// 5 bursts of 20 events, 400 ms apart, each event stamped by the server 20 ms after the previous one.
+    fn buffered_sample() -> Trace {
+        let reads: Vec<(f64, String)> = (0..5)
+            .map(|b| {
+                let at = 700.0 + 400.0 * b as f64;
+                let burst: String = (0..20)
+                    .map(|i| {
+                        let server_ms = at - 400.0 + 20.0 * i as f64;
+                        format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"t\"}}}}],\"server_ms\":{server_ms}}}\n\n")
+                    })
+                    .collect();
+                (at, burst)
+            })
+            .collect();
+        Trace::from_reads(
+            200,
+            "text/event-stream",
+            10.0,
+            reads,
+            TraceEnd::Complete { at_ms: 2301.0 },
+        )
+    }
+
+    #[test]
+    fn report_json_has_delivery_fields() {
+        let json: Value = serde_json::to_value(Report::from_trace(&buffered_sample())).unwrap();
+        assert_eq!(json["verdict"], "buffered");
+        let d = &json["delivery"];
+        assert_eq!(d["burst_count"], 5);
+        assert_eq!(d["bursts"].as_array().unwrap().len(), 5);
+        let first = &d["bursts"][1];
+        for key in [
+            "start_ms",
+            "end_ms",
+            "reads",
+            "events",
+            "bytes",
+            "gap_before_ms",
+        ] {
+            assert!(first.get(key).is_some(), "burst misses {key}");
+        }
+        assert_eq!(
+            (first["start_ms"].as_f64(), first["gap_before_ms"].as_f64()),
+            (Some(1100.0), Some(400.0))
+        );
+        assert_eq!(first["events"], 20);
+        assert_eq!(d["typical_gap_ms"], 400.0);
+        assert_eq!(d["events_per_burst_mean"], 20.0);
+        assert_eq!(d["burst_event_share"], 1.0);
+        assert_eq!(d["content_events_per_read_max"], 20);
+        for key in ["p50", "p90", "max"] {
+            assert!(d["hold_ms"][key].is_f64(), "hold_ms.{key}");
+        }
+        assert_eq!(d["hold_ms"]["max"], 380.0);
+        assert!(d["read_sizes"].get("buffer_len_bytes").is_some());
+        assert!(json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "bursts"));
+    }
+
+    #[test]
+    fn delivery_without_server_timestamps_has_null_hold() {
+        let json: Value = serde_json::to_value(Report::from_trace(&sample())).unwrap();
+        assert!(json["delivery"]["hold_ms"].is_null());
+        assert_eq!(json["delivery"]["burst_count"], 0);
+        assert_eq!(json["delivery"]["bursts"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn old_report_without_delivery_still_deserializes() {
+        let mut json: Value = serde_json::to_value(Report::from_trace(&sample())).unwrap();
+        json.as_object_mut().unwrap().remove("delivery");
+        let r: Report = serde_json::from_value(json).unwrap();
+        assert_eq!(r.delivery, DeliveryStats::default());
+        assert_eq!(r.verdict, Verdict::Streaming);
+    }
+
+    #[test]
+    fn old_trace_without_started_unix_ms_still_deserializes() {
+        let mut json: Value = serde_json::to_value(sample()).unwrap();
+        json.as_object_mut().unwrap().remove("started_unix_ms");
+        let t: Trace = serde_json::from_value(json).unwrap();
+        assert_eq!(t.started_unix_ms, None);
     }
 }

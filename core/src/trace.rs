@@ -99,6 +99,10 @@ pub struct Trace {
     pub end: Option<TraceEnd>,
     /// Resource Timing, when available.
     pub connection: Option<ConnectionTiming>,
+    /// Wall-clock time (unix ms, `Date.now()`) when the run started: only to compare with the server's own
+    /// timestamps (a cache replay), never for timing.
+    #[serde(default)]
+    pub started_unix_ms: Option<f64>,
 }
 
 impl Trace {

@@ -111,3 +111,68 @@ fn summary_round_trips_through_json() {
         assert!(v.get(key).is_some(), "{key} missing");
     }
 }
+
+#[test]
+fn campaign_report_has_the_contract_shape_for_each_case() {
+    use streamscope_core::campaign::{CampaignReport, CompareSetup};
+    let single = CampaignReport::from_runs(vec![(Side::A, run(300.0, 20.0, 5, 0))], None);
+    let v = serde_json::to_value(&single).unwrap();
+    assert_eq!(v["verdict"], "streaming");
+    assert!(v.get("runs").is_none() && v.get("a").is_none());
+
+    let repeat = CampaignReport::from_runs(vec![(Side::A, run(300.0, 20.0, 5, 0)), (Side::A, run(320.0, 20.0, 5, 100))], None);
+    let v = serde_json::to_value(&repeat).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 2);
+    assert_eq!(v["cache"]["hit_ratio"], 0.5);
+    assert_eq!(v["ttft_ms"], 310.0);
+
+    let setup = CompareSetup { subject: Subject::Path, label_a: "direct".into(), label_b: "proxy".into() };
+    let runs = vec![
+        (Side::A, run(300.0, 20.0, 5, 0)),
+        (Side::B, run(700.0, 20.0, 5, 0)),
+        (Side::A, run(310.0, 20.0, 5, 0)),
+        (Side::B, run(720.0, 20.0, 5, 0)),
+    ];
+    let compare = CampaignReport::from_runs(runs, Some(setup));
+    let v = serde_json::to_value(&compare).unwrap();
+    assert_eq!(v["a"]["runs"].as_array().unwrap().len(), 2);
+    assert_eq!(v["b"]["ttft_ms"], 710.0);
+    assert_eq!(v["delta_ms"]["ttft"], 405.0);
+    assert!(v["delta_ms"]["tpot"].as_f64().unwrap().abs() < 1e-9);
+    assert!(!compare.failed());
+
+    // Each shape reads back as itself (import relies on it).
+    for report in [single, repeat, compare] {
+        let back: CampaignReport = serde_json::from_str(&report.to_json_pretty()).unwrap();
+        assert_eq!(back, report);
+    }
+}
+
+#[test]
+fn export_round_trips_and_import_explains_bad_input() {
+    use streamscope_core::campaign::CampaignReport;
+    use streamscope_core::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
+    use streamscope_core::page_config::PageConfig;
+
+    let report = run(300.0, 20.0, 5, 0);
+    let trace = Trace::from_reads(200, "text/event-stream", 4.0, vec![(5.0, "data: {}\n\n")], TraceEnd::Complete { at_ms: 6.0 });
+    let export = Export {
+        streamscope_export: EXPORT_VERSION,
+        config: Some(PageConfig::reference("http://127.0.0.1:8787")),
+        report: CampaignReport::Single(Box::new(report.clone())),
+        runs: vec![ExportedRun { side: Side::A, trace }],
+    };
+    match import(&export.to_json_pretty()).unwrap() {
+        Imported::Export(back) => assert_eq!(*back, export),
+        other => panic!("expected an export, got {other:?}"),
+    }
+    match import(&report.to_json_pretty()).unwrap() {
+        Imported::ReportOnly(r) => assert_eq!(*r, CampaignReport::Single(Box::new(report))),
+        other => panic!("expected a bare report, got {other:?}"),
+    }
+    assert!(import("").unwrap_err().starts_with("Nothing to import"));
+    assert!(import("{not json").unwrap_err().starts_with("This is not JSON"));
+    assert!(import("{\"streamscope_export\": 9}").unwrap_err().contains("version 9"));
+    assert!(import("{\"streamscope_export\": 1, \"runs\": 3}").unwrap_err().contains("damaged"));
+    assert!(import("{\"hello\": 1}").unwrap_err().contains("neither"));
+}

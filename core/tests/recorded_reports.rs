@@ -46,6 +46,7 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
             .collect(),
         end: Some(end),
         connection: None,
+        started_unix_ms: None,
     }
 }
 

@@ -68,6 +68,8 @@ async fn measure(spec: &RunSpec, trace: &SharedTrace, handle: &RunHandle) -> Tra
     };
     let window = web_sys::window().expect("a window");
 
+    // Wall clock only to tell a cache replay (chunks `created` long before now), never for timing.
+    trace.borrow_mut().started_unix_ms = Some(js_sys::Date::now());
     let t0 = now_ms();
     let fetch = window.fetch_with_str_and_init(&spec.url, &init);
     let stage = [(t.headers_ms, TimeoutKind::Headers), (t.total_ms, TimeoutKind::Total)];

@@ -3,8 +3,10 @@
 use leptos::prelude::*;
 use streamscope_core::page_config::PageConfig;
 
+use super::compare_panel::ComparePanel;
 use super::findings::Findings;
-use super::form::{spec_from_form, FormState, RequestForm};
+use super::handoff::Handoff;
+use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
 use super::query::{page_origin, query_pairs};
 use super::raw_view::RawView;
@@ -23,7 +25,10 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || session.cancel());
 
     if run_on_load {
-        when_settled(move || session.start(spec_from_form(&form)));
+        when_settled(move || {
+            let (runs, compare) = plan_from_form(&form);
+            session.start_campaign(form.config(), runs, compare);
+        });
     }
 
     view! {
@@ -33,11 +38,13 @@ pub fn App() -> impl IntoView {
         </header>
         <main>
             <RequestForm form=form session=session />
+            <ComparePanel session=session />
             <Findings session=session />
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />
             <RawView session=session />
+            <Handoff session=session />
             <ReportJson session=session />
         </main>
     }

@@ -24,12 +24,25 @@ pub fn Findings(session: Session) -> impl IntoView {
         _ => ("idle".to_string(), "Press Run to measure the stream.".to_string()),
     };
     let findings = move || session.report.get().map(|r| r.findings).unwrap_or_default();
+    // In a campaign of several runs, this card shows the last one: say which.
+    let which_run = move || {
+        let (done, planned) = session.progress.get();
+        (planned > 1 && session.report.with(|r| r.is_some())).then(|| {
+            let side = if session.compare.with(|c| c.is_some()) {
+                format!(" (side {:?})", session.current_side.get())
+            } else {
+                String::new()
+            };
+            format!("Run {done} of {planned}{side}")
+        })
+    };
     view! {
         <section class="card verdict" aria-live="polite">
             <div class=move || format!("verdict-banner v-{}", banner().0)>
                 <span class="verdict-name" data-testid="verdict">{move || banner().0}</span>
                 <span class="verdict-sentence" data-testid="verdict-sentence">{move || banner().1}</span>
             </div>
+            {move || which_run().map(|w| view! { <p class="which-run" data-testid="which-run">{w}</p> })}
             <ul class="findings" data-testid="findings">
                 <For
                     each=findings

@@ -2,9 +2,11 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use streamscope_core::page_config::{PageConfig, RequestMode, TimeoutsSeconds};
+use streamscope_core::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 
 use super::session::Session;
+use streamscope_core::campaign::{pair_labels, CompareSetup};
+use streamscope_core::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
 
 /// The form's fields as signals (`Copy`).
@@ -22,6 +24,12 @@ pub struct FormState {
     api_key: RwSignal<String>,
     /// Extra request headers, one `Name: value` per line.
     extra_headers: RwSignal<String>,
+    /// Second URL to compare with (exact mode).
+    vs_url: RwSignal<String>,
+    /// Second model to compare with (preset).
+    vs_model: RwSignal<String>,
+    /// Runs per target.
+    repeat: RwSignal<String>,
     headers_s: RwSignal<String>,
     first_byte_s: RwSignal<String>,
     idle_s: RwSignal<String>,
@@ -43,6 +51,9 @@ impl FormState {
             max_tokens: RwSignal::new(c.max_tokens.to_string()),
             api_key: RwSignal::new(String::new()),
             extra_headers: RwSignal::new(String::new()),
+            vs_url: RwSignal::new(c.vs_url.unwrap_or_default()),
+            vs_model: RwSignal::new(c.vs_model.unwrap_or_default()),
+            repeat: RwSignal::new(c.repeat.to_string()),
             headers_s: s(c.timeouts_s.headers_s),
             first_byte_s: s(c.timeouts_s.first_byte_s),
             idle_s: s(c.timeouts_s.idle_s),
@@ -50,8 +61,8 @@ impl FormState {
         }
     }
 
-    /// The configuration the form describes now (untracked read).
-    fn config(&self) -> PageConfig {
+    /// The configuration the form describes now (untracked read; no API key, no header values).
+    pub fn config(&self) -> PageConfig {
         let secs = |sig: RwSignal<String>| sig.get_untracked().trim().parse::<f64>().unwrap_or(0.0);
         PageConfig {
             mode: self.mode.get_untracked(),
@@ -63,6 +74,9 @@ impl FormState {
             prompt: self.prompt.get_untracked(),
             max_tokens: self.max_tokens.get_untracked().trim().parse().unwrap_or(streamscope_core::page_config::DEFAULT_MAX_TOKENS),
             run_on_load: false,
+            vs_url: Some(self.vs_url.get_untracked().trim().to_string()).filter(|u| !u.is_empty()),
+            vs_model: Some(self.vs_model.get_untracked().trim().to_string()).filter(|m| !m.is_empty()),
+            repeat: self.repeat.get_untracked().trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_REPEAT),
             timeouts_s: TimeoutsSeconds {
                 headers_s: secs(self.headers_s),
                 first_byte_s: secs(self.first_byte_s),
@@ -82,28 +96,44 @@ fn parse_headers(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The request the form describes, ready for the net layer.
-pub fn spec_from_form(form: &FormState) -> RunSpec {
+/// The runs the form describes, in order (A, B, A, B … for a comparison), and how to compare them.
+pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<CompareSetup>) {
     let config = form.config();
-    let (method, url, body) = config.request();
     let mut headers = parse_headers(&form.extra_headers.get_untracked());
     let key = form.api_key.get_untracked();
     if !key.is_empty() {
         headers.push(("Authorization".into(), format!("Bearer {key}")));
     }
     let t = config.timeouts_s;
-    RunSpec {
-        url,
-        method,
-        body,
-        headers,
-        timeouts: Timeouts {
-            headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
-            first_byte_ms: TimeoutsSeconds::limit_ms(t.first_byte_s),
-            idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
-            total_ms: TimeoutsSeconds::limit_ms(t.total_s),
+    let timeouts = Timeouts {
+        headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
+        first_byte_ms: TimeoutsSeconds::limit_ms(t.first_byte_s),
+        idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
+        total_ms: TimeoutsSeconds::limit_ms(t.total_s),
+    };
+    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec { url, method, body, headers: headers.clone(), timeouts };
+    let a = config.request();
+    let b = config.request_b();
+    let setup = b.as_ref().map(|b| match config.mode {
+        RequestMode::Preset => CompareSetup {
+            subject: Subject::Model,
+            label_a: config.model.clone(),
+            label_b: config.vs_model.clone().unwrap_or_default(),
         },
-    }
+        RequestMode::Exact => {
+            let (label_a, label_b) = pair_labels(&a.1, &b.1);
+            CompareSetup { subject: Subject::Path, label_a, label_b }
+        }
+    });
+    let (spec_a, spec_b) = (spec(a), b.map(spec));
+    let runs = schedule(config.repeat, spec_b.is_some())
+        .into_iter()
+        .map(|side| match side {
+            Side::A => (side, spec_a.clone()),
+            Side::B => (side, spec_b.clone().unwrap_or_else(|| spec_a.clone())),
+        })
+        .collect();
+    (runs, setup)
 }
 
 /// A labelled single-line input bound to a signal.
@@ -158,7 +188,10 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         let (method, url, _) = form.config().request();
         format!("{method} {url}")
     };
-    let run = move |_| session.start(spec_from_form(&form));
+    let run = move |_| {
+        let (runs, compare) = plan_from_form(&form);
+        session.start_campaign(form.config(), runs, compare);
+    };
     view! {
         <section class="card form" aria-label="Request">
             <div class="tabs" role="tablist">
@@ -193,6 +226,8 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                             </select>
                         </label>
                         <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
+                        <Field label="Compare with URL (optional: same request, side B)" testid="input-vs" value=form.vs_url wide=true />
+                        <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
                     </div>
                 }
             >
@@ -201,6 +236,8 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     <Field label="Model" testid="input-model" value=form.model />
                     <Field label="max_tokens" testid="input-max-tokens" value=form.max_tokens kind="number" />
                     <Area label="Prompt" testid="input-prompt" value=form.prompt rows=2 />
+                    <Field label="Compare with model (optional, side B)" testid="input-vs-model" value=form.vs_model />
+                    <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
                 </div>
             </Show>
             <details class="more">

@@ -1,9 +1,11 @@
 //! The page: thin Leptos components that render signals derived from `streamscope_core` types.
 
 mod app;
+mod compare_panel;
 mod findings;
 mod form;
 mod format;
+mod handoff;
 mod metrics_panel;
 mod query;
 mod raw_view;

@@ -8,7 +8,7 @@ use super::session::Session;
 /// The JSON report element, always present and visible so automation can read it.
 #[component]
 pub fn ReportJson(session: Session) -> impl IntoView {
-    let json = move || session.report.with(|r| r.as_ref().map(|r| r.to_json_pretty()).unwrap_or_default());
+    let json = move || session.campaign.with(|c| c.as_ref().map(|c| c.to_json_pretty()).unwrap_or_default());
     view! {
         <section class="card report" aria-label="Report JSON">
             <h2>"Report (JSON)"</h2>

@@ -2,15 +2,19 @@
 //! the incremental analyzer, and publishes what the components render. Nothing here blocks the reader.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use streamscope_core::analyzer::Analyzer;
+use streamscope_core::campaign::{CampaignReport, CompareSetup};
+use streamscope_core::compare::Side;
+use streamscope_core::export::Export;
+use streamscope_core::page_config::PageConfig;
 use streamscope_core::event::EventKind;
 use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
-use streamscope_core::verdict::Verdict;
 
 use crate::net::clock::now_ms;
 use crate::net::{start_run, RunHandle, RunSpec, SharedTrace};
@@ -95,11 +99,38 @@ pub struct Session {
     pub live: RwSignal<LiveView>,
     /// Raw reads, appended at most once per animation frame.
     pub raw_rows: RwSignal<Vec<RawRow>>,
-    /// The final report of the last run.
+    /// The final report of the last finished run.
     pub report: RwSignal<Option<Report>>,
     /// A message when a run could not even start.
     pub start_error: RwSignal<Option<String>>,
+    /// Every finished run of the current campaign, in order.
+    pub records: RwSignal<Vec<RunRecord>>,
+    /// The campaign's report (single, repeat or compare) once every run has ended.
+    pub campaign: RwSignal<Option<CampaignReport>>,
+    /// What the campaign compares, when it compares.
+    pub compare: RwSignal<Option<CompareSetup>>,
+    /// `(finished runs, planned runs)` of the current campaign.
+    pub progress: RwSignal<(usize, usize)>,
+    /// Which side the run in progress (or the last one) belongs to.
+    pub current_side: RwSignal<Side>,
+    /// The configuration of the current campaign (for the permalink and the export; no secrets).
+    pub config: RwSignal<Option<PageConfig>>,
+    /// Set when what is shown was imported from a file rather than measured here.
+    pub imported: RwSignal<bool>,
     local: StoredValue<Local, LocalStorage>,
+}
+
+/// One finished run: its side, its report, what the live panels drew, and its raw trace (for export).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    /// A or B.
+    pub side: Side,
+    /// The run's report.
+    pub report: Report,
+    /// The run as the live panels drew it (timeline, text).
+    pub live: LiveView,
+    /// The raw facts.
+    pub trace: Trace,
 }
 
 /// Browser-only state (JS handles, `Rc`s) that must not cross threads.
@@ -107,7 +138,12 @@ struct Local {
     trace: SharedTrace,
     handle: Option<RunHandle>,
     run_id: u64,
+    /// Runs still to do in this campaign.
+    queue: VecDeque<(Side, RunSpec)>,
 }
+
+/// Pause between the runs of a campaign, so one run's tail does not overlap the next one's start.
+const PAUSE_BETWEEN_RUNS_MS: u64 = 250;
 
 impl Session {
     /// A fresh session with nothing run.
@@ -118,23 +154,119 @@ impl Session {
             raw_rows: RwSignal::new(Vec::new()),
             report: RwSignal::new(None),
             start_error: RwSignal::new(None),
+            records: RwSignal::new(Vec::new()),
+            campaign: RwSignal::new(None),
+            compare: RwSignal::new(None),
+            progress: RwSignal::new((0, 0)),
+            current_side: RwSignal::new(Side::A),
+            config: RwSignal::new(None),
+            imported: RwSignal::new(false),
             local: StoredValue::new_local(Local {
                 trace: Rc::new(RefCell::new(Trace::default())),
                 handle: None,
                 run_id: 0,
+                queue: VecDeque::new(),
             }),
         }
     }
 
-    /// Starts measuring `spec`, cancelling any run in progress.
-    pub fn start(self, spec: RunSpec) {
+    /// Measures `runs` one after the other (cancelling any campaign in progress); `compare` says how to
+    /// summarise two sides.
+    pub fn start_campaign(self, config: PageConfig, runs: Vec<(Side, RunSpec)>, compare: Option<CompareSetup>) {
         self.cancel();
+        self.config.set(Some(config));
+        self.imported.set(false);
+        self.records.set(Vec::new());
+        self.campaign.set(None);
+        self.compare.set(compare);
+        self.progress.set((0, runs.len()));
+        self.local.update_value(|l| l.queue = runs.into());
+        self.state.set(RunState::Running);
+        self.next();
+    }
+
+    /// Starts the next queued run, or ends the campaign when none is left.
+    fn next(self) {
+        match self.local.try_update_value(|l| l.queue.pop_front()).flatten() {
+            Some((side, spec)) => {
+                self.current_side.set(side);
+                self.start_one(spec);
+            }
+            None => self.finish_campaign(),
+        }
+    }
+
+    fn finish_campaign(self) {
+        let runs = self.records.with_untracked(|r| r.iter().map(|r| (r.side, r.report.clone())).collect::<Vec<_>>());
+        if runs.is_empty() {
+            self.state.set(if self.start_error.get_untracked().is_some() { RunState::Error } else { RunState::Idle });
+            return;
+        }
+        let campaign = CampaignReport::from_runs(runs, self.compare.get_untracked());
+        let state = if campaign.failed() { RunState::Error } else { RunState::Done };
+        self.campaign.set(Some(campaign));
+        self.state.set(state);
+    }
+
+    /// Shows an imported export exactly as it was: its report as stored, its traces re-drawn.
+    pub fn show_export(self, export: Export) {
+        self.cancel();
+        let records: Vec<RunRecord> = export
+            .runs
+            .into_iter()
+            .map(|run| {
+                let report = Report::from_trace(&run.trace);
+                let live = LiveView::from_trace(&run.trace);
+                RunRecord { side: run.side, report, live, trace: run.trace }
+            })
+            .collect();
+        let last = records.last().cloned();
+        self.compare.set(match &export.report {
+            CampaignReport::Compare(c) => {
+                Some(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
+            }
+            _ => None,
+        });
+        self.config.set(export.config);
+        self.progress.set((records.len(), records.len()));
+        self.raw_rows.set(last.as_ref().map(|r| raw_rows(&r.trace)).unwrap_or_default());
+        self.live.set(last.as_ref().map(|r| r.live.clone()).unwrap_or_default());
+        self.report.set(last.map(|r| r.report));
+        self.records.set(records);
+        self.imported.set(true);
+        self.show_report(export.report);
+    }
+
+    /// Shows a campaign report (imported, or without traces: numbers only).
+    pub fn show_report(self, report: CampaignReport) {
+        let state = if report.failed() { RunState::Error } else { RunState::Done };
+        if let CampaignReport::Single(r) = &report {
+            if self.report.with_untracked(|current| current.is_none()) {
+                self.report.set(Some((**r).clone()));
+            }
+        }
+        self.campaign.set(Some(report));
+        self.state.set(state);
+    }
+
+    /// A run ended: keep it, then go on with the campaign.
+    fn run_ended(self, record: RunRecord) {
+        self.report.set(Some(record.report.clone()));
+        self.records.update(|r| r.push(record));
+        self.progress.update(|p| p.0 += 1);
+        self.local.update_value(|l| l.handle = None);
+        set_timeout(move || self.next(), std::time::Duration::from_millis(PAUSE_BETWEEN_RUNS_MS));
+    }
+
+    /// Starts measuring one run.
+    fn start_one(self, spec: RunSpec) {
         let trace: SharedTrace = Rc::new(RefCell::new(Trace::default()));
         let (handle, run) = match start_run(spec, trace.clone()) {
             Ok(started) => started,
             Err(message) => {
                 self.start_error.set(Some(message));
-                self.state.set(RunState::Error);
+                self.local.update_value(|l| l.queue.clear());
+                self.finish_campaign();
                 return;
             }
         };
@@ -148,15 +280,21 @@ impl Session {
         self.report.set(None);
         self.live.set(LiveView::default());
         self.raw_rows.set(Vec::new());
-        self.state.set(RunState::Running);
         leptos::task::spawn_local(run);
         let drain = Drain { session: self, run_id, trace, analyzer: None, fed_reads: 0, started_ms: now_ms() };
         drain.schedule();
     }
 
-    /// Cancels the run in progress, if any; its partial trace is kept and reported.
+    /// Cancels the campaign: the run in progress ends (its partial trace is kept and reported) and no
+    /// further run starts.
     pub fn cancel(self) {
-        let handle = self.local.try_update_value(|l| l.handle.take()).flatten();
+        let handle = self
+            .local
+            .try_update_value(|l| {
+                l.queue.clear();
+                l.handle.take()
+            })
+            .flatten();
         if let Some(handle) = handle {
             handle.cancel();
         }
@@ -218,12 +356,33 @@ impl Drain {
             return true;
         }
         let report = Report::from_trace(&trace);
-        let state = if report.verdict == Verdict::Failed { RunState::Error } else { RunState::Done };
-        self.session.local.update_value(|l| l.handle = None);
-        self.session.report.set(Some(report));
-        self.session.state.set(state);
+        let live = self.session.live.get_untracked();
+        let record = RunRecord { side: self.session.current_side.get_untracked(), report, live, trace: trace.clone() };
+        drop(trace);
+        self.session.run_ended(record);
         false
     }
+}
+
+impl LiveView {
+    /// The live view of a finished trace (as the panels drew it at the end of the run).
+    pub fn from_trace(trace: &Trace) -> LiveView {
+        let mut analyzer = Analyzer::new(trace.header("content-type"));
+        for read in &trace.reads {
+            analyzer.push(read.at_ms, &read.bytes);
+        }
+        match &trace.end {
+            Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
+            Some(end) => analyzer.abort(end.at_ms()),
+            None => {}
+        }
+        live_view(trace, &analyzer, trace.end.as_ref().map_or(0.0, |e| e.at_ms()))
+    }
+}
+
+/// Raw-view rows of every read of a trace.
+fn raw_rows(trace: &Trace) -> Vec<RawRow> {
+    trace.reads.iter().enumerate().map(|(i, r)| raw_row(i, r.at_ms, &r.bytes)).collect()
 }
 
 fn live_view(trace: &Trace, analyzer: &Analyzer, elapsed_ms: f64) -> LiveView {

@@ -39,6 +39,8 @@ struct Plot {
     /// One vertical stroke per read, as a single path (one DOM update per frame however long the stream).
     reads_path: String,
     read_count: usize,
+    /// Held spans as `(x, width)`.
+    held: Vec<(f64, f64)>,
     content_path: String,
     reasoning_path: String,
     marks: Vec<(&'static str, &'static str, f64)>,
@@ -59,9 +61,15 @@ fn step_path(scale: &Scale, times: &[f64], max_count: usize) -> String {
     path
 }
 
-fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot {
+/// Headers, TTFB and TTFT times to mark.
+pub type Marks = (Option<f64>, Option<f64>, Option<f64>);
+
+/// Spans where content was held (from the gap before a burst to the burst), ms.
+pub type HeldSpans = Vec<(f64, f64)>;
+
+fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f64, f64)]) -> Plot {
     let last = live.reads.last().map_or(0.0, |r| r.0);
-    let span_ms = live.elapsed_ms.max(last).max(1.0) * 1.02;
+    let span_ms = span_override_ms.unwrap_or_else(|| live.elapsed_ms.max(last).max(1.0) * 1.02);
     let scale = Scale { span_ms };
     let max_len = live.reads.iter().map(|r| r.1).max().unwrap_or(1).max(1) as f64;
     let mut reads_path = String::with_capacity(live.reads.len() * 20);
@@ -81,7 +89,12 @@ fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot
         .into_iter()
         .filter_map(|(label, class, at)| at.map(|at| (label, class, scale.x(at))))
         .collect();
+    let held = held
+        .iter()
+        .map(|&(from, to)| (scale.x(from), (scale.x(to) - scale.x(from)).max(1.0)))
+        .collect();
     Plot {
+        held,
         content_path: step_path(&scale, &live.content_at_ms, max_count),
         reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
         scale,
@@ -93,21 +106,50 @@ fn plot(live: &LiveView, marks: (Option<f64>, Option<f64>, Option<f64>)) -> Plot
     }
 }
 
-/// The timeline chart.
+/// The timeline of the run in progress (or the last one), with held spans from the report.
 #[component]
 pub fn Timeline(session: Session) -> impl IntoView {
-    let plot = Signal::derive(move || {
-        let marks = session.report.with(|r| match r {
+    let live = Signal::derive(move || session.live.get());
+    let marks = Signal::derive(move || {
+        session.report.with(|r| match r {
             Some(r) => (r.headers_ms, r.ttfb_ms, r.ttft_ms),
             None => session.live.with(|l| (l.headers_ms, l.reads.first().map(|r| r.0), l.content_at_ms.first().copied())),
-        });
-        session.live.with(|l| plot(l, marks))
+        })
     });
+    let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(held_spans).unwrap_or_default()));
     view! {
         <section class="card timeline" aria-label="Timeline">
             <h2>"Timeline"</h2>
+            <TimelineChart live=live marks=marks held=held span_ms=Signal::derive(|| None) testid="timeline" />
+            <p class="legend">
+                <span class="key key-read"></span>"read (height: bytes, log)"
+                <span class="key key-content"></span>"content events (cumulative)"
+                <span class="key key-reasoning"></span>"reasoning"
+                <span class="key key-held"></span>"content held back"
+            </p>
+        </section>
+    }
+}
+
+/// Held spans of a report: the gap before each burst.
+pub fn held_spans(report: &streamscope_core::report::Report) -> HeldSpans {
+    report.delivery.bursts.iter().map(|b| (b.start_ms - b.gap_before_ms, b.start_ms)).collect()
+}
+
+/// One SVG timeline; `span_ms` fixes the time axis (to draw several runs on one axis).
+#[component]
+pub fn TimelineChart(
+    live: Signal<LiveView>,
+    marks: Signal<Marks>,
+    held: Signal<HeldSpans>,
+    span_ms: Signal<Option<f64>>,
+    testid: &'static str,
+) -> impl IntoView {
+    let plot = Signal::derive(move || live.with(|l| held.with(|h| plot(l, marks.get(), span_ms.get(), h))));
+    view! {
             <svg
-                data-testid="timeline"
+                class="timeline-chart"
+                data-testid=testid
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 preserveAspectRatio="none"
                 role="img"
@@ -138,7 +180,11 @@ pub fn Timeline(session: Session) -> impl IntoView {
                         }
                     }).collect_view();
                     let count_label = format!("{}", p.max_count);
+                    let held = p.held.iter().map(|(x, w)| view! {
+                        <rect class="held" data-testid="timeline-held" x=x.to_string() y=READS_TOP.to_string() width=w.to_string() height=(EVENTS_BOTTOM - READS_TOP).to_string() />
+                    }).collect_view();
                     view! {
+                        {held}
                         {ticks}
                         <path class="read-bars" data-testid="timeline-reads" data-count=p.read_count.to_string() d=p.reads_path.clone() />
                         <path class="content-line" data-testid="timeline-content" d=p.content_path.clone() />
@@ -149,12 +195,6 @@ pub fn Timeline(session: Session) -> impl IntoView {
                     }
                 })}
             </svg>
-            <p class="legend">
-                <span class="key key-read"></span>"read (height: bytes, log)"
-                <span class="key key-content"></span>"content events (cumulative)"
-                <span class="key key-reasoning"></span>"reasoning"
-            </p>
-        </section>
     }
 }
 

@@ -2,7 +2,8 @@
 //! a full-page PNG, plus the report JSON next to it.
 //!
 //! `cargo run -p streamscope-e2e --example screenshot -- <out.png> [lab stream params] [page params]`
-//! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`.
+//! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`. In the page params, `{lab}` stands for
+//! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`.
 
 use streamscope_e2e::{with_page, Page};
 
@@ -13,6 +14,8 @@ async fn main() {
     let params = args.next().unwrap_or_else(|| "tokens=50&cadence_ms=20&first_ms=300".into());
     let extra = args.next().unwrap_or_default();
     with_page(move |page: Page| async move {
+        let lab = streamscope_e2e::encode_component(&page.lab_url(""));
+        let extra = extra.replace("{lab}", &lab);
         let report = page.run_report(&page.stream_query(&params, &extra)).await;
         // Open the raw view so the picture shows it too, and give the page a frame to draw.
         let _ = page

@@ -1,0 +1,133 @@
+//! Repeated runs and A/B comparisons: the plain sentence, per side median / p90 / spread of every timing
+//! metric with B − A, every run's verdict, and the two sides' timelines on one time axis.
+
+use leptos::prelude::*;
+use streamscope_core::campaign::CampaignReport;
+use streamscope_core::compare::Side;
+use streamscope_core::runs::{RunsSummary, Spread};
+
+use super::format;
+use super::session::{LiveView, RunRecord, Session};
+use super::timeline::{held_spans, HeldSpans, Marks, TimelineChart};
+
+fn spread_cell(s: Option<Spread>) -> String {
+    match s {
+        Some(s) if s.n > 1 => format!("{} (p90 {}, spread {})", format::ms(Some(s.median)), format::ms(Some(s.p90)), format::ms(Some(s.spread))),
+        Some(s) => format::ms(Some(s.median)),
+        None => "–".into(),
+    }
+}
+
+fn delta_cell(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("{}{}", if b >= a { "+" } else { "−" }, format::ms(Some((b - a).abs()))),
+        _ => "–".into(),
+    }
+}
+
+/// Rows of the table: label, test id, and how to read the spread and the median from a side.
+type Row = (&'static str, &'static str, fn(&RunsSummary) -> Option<Spread>);
+
+const ROWS: [Row; 6] = [
+    ("Headers", "headers", |s| s.stats.headers_ms),
+    ("TTFB", "ttfb", |s| s.stats.ttfb_ms),
+    ("TTFT", "ttft", |s| s.stats.ttft_ms),
+    ("TPOT", "tpot", |s| s.stats.tpot_ms),
+    ("Total", "total", |s| s.stats.total_ms),
+    ("Decode rate (tok/s)", "rate", |s| s.stats.output_tokens_per_s),
+];
+
+fn verdict_counts(s: &RunsSummary) -> String {
+    s.verdicts.iter().map(|(v, n)| format!("{v} ×{n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The last finished run of a side, as the timeline draws it.
+fn last_of(records: &[RunRecord], side: Side) -> Option<(LiveView, Marks, HeldSpans)> {
+    records.iter().rev().find(|r| r.side == side).map(|r| {
+        (r.live.clone(), (r.report.headers_ms, r.report.ttfb_ms, r.report.ttft_ms), held_spans(&r.report))
+    })
+}
+
+/// The comparison (or repeat) panel; empty for a single run.
+#[component]
+pub fn ComparePanel(session: Session) -> impl IntoView {
+    let sides = move || {
+        session.campaign.with(|c| match c {
+            Some(CampaignReport::Compare(c)) => Some((
+                Some(c.summary.clone()),
+                vec![(format!("A: {}", c.label_a), c.a.clone()), (format!("B: {}", c.label_b), c.b.clone())],
+            )),
+            Some(CampaignReport::Repeat(r)) => Some((None, vec![(format!("{} runs", r.runs.len()), (**r).clone())])),
+            _ => None,
+        })
+    };
+    let progress = move || {
+        let (done, planned) = session.progress.get();
+        (planned > 1 && done < planned && session.running()).then(|| format!("run {} of {planned}…", done + 1))
+    };
+    // Both sides' last runs on one axis: the longer run sets the span.
+    let span = Signal::derive(move || {
+        session.records.with(|r| {
+            r.iter().map(|r| r.live.elapsed_ms.max(r.live.reads.last().map_or(0.0, |x| x.0))).reduce(f64::max).map(|m| m * 1.02)
+        })
+    });
+    let side_chart = move |side: Side, testid: &'static str| {
+        let data = Signal::derive(move || session.records.with(|r| last_of(r, side)));
+        view! {
+            <Show when=move || data.with(|d| d.is_some())>
+                <h3>{if side == Side::A { "A (last run)" } else { "B (last run)" }}</h3>
+                <TimelineChart
+                    live=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.0.clone()).unwrap_or_default()))
+                    marks=Signal::derive(move || data.with(|d| d.as_ref().map_or((None, None, None), |d| d.1)))
+                    held=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.2.clone()).unwrap_or_default()))
+                    span_ms=span
+                    testid=testid
+                />
+            </Show>
+        }
+    };
+    view! {
+        <Show when=move || progress().is_some()>
+            <section class="card progress"><p data-testid="campaign-progress">{move || progress().unwrap_or_default()}</p></section>
+        </Show>
+        <Show when=move || sides().is_some()>
+            <section class="card compare" aria-label="Comparison">
+                <h2>{move || if session.compare.with(|c| c.is_some()) { "Comparison" } else { "Repeated runs" }}</h2>
+                {move || sides().and_then(|(sentence, _)| sentence).map(|s| view! { <p class="compare-summary" data-testid="compare-summary">{s}</p> })}
+                <table class="compare-table" data-testid="compare-table">
+                    <thead>
+                        <tr>
+                            <th>"metric"</th>
+                            {move || sides().map(|(_, s)| s.into_iter().map(|(label, _)| view! { <th>{label}</th> }).collect_view())}
+                            {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <th>"B − A"</th> })}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <tr>
+                            <td>"Verdicts"</td>
+                            {move || sides().map(|(_, s)| s.into_iter().enumerate().map(|(i, (_, side))| view! {
+                                <td data-testid=format!("compare-verdicts-{}", ["a", "b"][i.min(1)])>{verdict_counts(&side)}</td>
+                            }).collect_view())}
+                            {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <td></td> })}
+                        </tr>
+                        {ROWS.into_iter().map(|(label, id, get)| view! {
+                            <tr>
+                                <td>{label}</td>
+                                {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, side))| view! {
+                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(side))}</td>
+                                }).collect_view())}
+                                {move || sides().filter(|(_, s)| s.len() == 2).map(|(_, s)| view! {
+                                    <td data-testid=format!("compare-{id}-delta")>{delta_cell(get(&s[0].1).map(|x| x.median), get(&s[1].1).map(|x| x.median))}</td>
+                                })}
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                <div class="compare-timelines">
+                    {side_chart(Side::A, "timeline-a")}
+                    {move || session.compare.with(|c| c.is_some()).then(|| side_chart(Side::B, "timeline-b"))}
+                </div>
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,178 @@
+//! Hand the result to someone else: download the export (report + traces), copy a Markdown summary for a
+//! ticket, a permalink that reruns the same configuration (never the key or a header value), and import:
+//! paste or drop an export and the page shows it as it was.
+
+use leptos::prelude::*;
+use streamscope_core::campaign::CampaignReport;
+use streamscope_core::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
+use streamscope_core::markdown::campaign_markdown;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::query::page_origin;
+use super::session::Session;
+
+/// The export of what the session shows now.
+fn current_export(session: Session) -> Option<Export> {
+    let report = session.campaign.get_untracked()?;
+    let runs = session
+        .records
+        .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, trace: r.trace.clone() }).collect());
+    Some(Export { streamscope_export: EXPORT_VERSION, config: session.config.get_untracked(), report, runs })
+}
+
+/// Offers `text` as a file download.
+fn download(file_name: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlElement = document().create_element("a")?.unchecked_into();
+    a.set_attribute("href", &url)?;
+    a.set_attribute("download", file_name)?;
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// `navigator.clipboard.writeText(text)`; the returned promise is left to settle on its own.
+fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
+    let clipboard = js_sys::Reflect::get(&window().navigator(), &"clipboard".into())?;
+    let write: js_sys::Function = js_sys::Reflect::get(&clipboard, &"writeText".into())?.dyn_into()?;
+    write.call1(&clipboard, &JsValue::from_str(text)).map(|_| ())
+}
+
+/// Reads the first dropped or chosen file's text, then hands it to `then`.
+fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
+    let file = js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).unwrap_or(JsValue::UNDEFINED);
+    if file.is_undefined() {
+        return;
+    }
+    let Ok(text_fn) = js_sys::Reflect::get(&file, &"text".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) else {
+        return;
+    };
+    let Ok(promise) = text_fn.call0(&file).and_then(|p| p.dyn_into::<js_sys::Promise>()) else {
+        return;
+    };
+    leptos::task::spawn_local(async move {
+        if let Ok(text) = wasm_bindgen_futures::JsFuture::from(promise).await {
+            then(text.as_string().unwrap_or_default());
+        }
+    });
+}
+
+/// Share and import.
+#[component]
+pub fn Handoff(session: Session) -> impl IntoView {
+    let markdown = move || session.campaign.with(|c| c.as_ref().map(campaign_markdown).unwrap_or_default());
+    let permalink = move || {
+        session.config.with(|c| {
+            c.as_ref().map(|c| {
+                let path = window().location().pathname().unwrap_or_else(|_| "/".into());
+                format!("{}{path}?{}", page_origin(), c.to_query())
+            })
+        })
+    };
+    let note = RwSignal::new(String::new());
+    let export_open = RwSignal::new(false);
+    let import_text = RwSignal::new(String::new());
+    let apply = move |text: String| match import(&text) {
+        Ok(Imported::Export(export)) => {
+            session.show_export(*export);
+            note.set("Imported: the report and its traces are shown as they were recorded.".into());
+        }
+        Ok(Imported::ReportOnly(report)) => {
+            session.records.set(Vec::new());
+            session.show_report(*report);
+            note.set("Imported a report without traces: numbers only, no timelines. Export the file from the page to keep the charts.".into());
+        }
+        Err(message) => note.set(message),
+    };
+    let export_json = move |_| match current_export(session) {
+        Some(export) => {
+            let result = download("streamscope-report.json", &export.to_json_pretty());
+            note.set(match result {
+                Ok(()) => "Downloaded streamscope-report.json (report and raw traces; no API key, no header values).".into(),
+                Err(e) => format!("The download failed: {e:?}"),
+            });
+        }
+        None => note.set("Nothing to export yet: run a measurement first.".into()),
+    };
+    let copy_md = move |_| {
+        let text = markdown();
+        note.set(match copy_to_clipboard(&text) {
+            Ok(()) => "Markdown summary copied.".into(),
+            Err(_) => "The browser refused the clipboard: select the summary below and copy it by hand.".into(),
+        });
+    };
+    let has_report = move || session.campaign.with(|c: &Option<CampaignReport>| c.is_some());
+    view! {
+        <section class="card handoff" aria-label="Share and import">
+            <h2>"Share"</h2>
+            <Show when=has_report fallback=|| view! { <p class="muted">"Run a measurement (or import one below) to share it."</p> }>
+                <div class="actions">
+                    <button data-testid="export-json" on:click=export_json>"Download JSON"</button>
+                    <button data-testid="copy-markdown" on:click=copy_md>"Copy Markdown"</button>
+                    {move || permalink().map(|href| view! {
+                        <a class="permalink" data-testid="permalink" href=href.clone()>"Permalink (reruns this configuration)"</a>
+                    })}
+                </div>
+                <Show when=move || session.imported.get()>
+                    <p class="imported" data-testid="imported-banner">"Showing an imported report."</p>
+                </Show>
+                <details on:toggle=move |ev| {
+                    export_open.set(event_target::<web_sys::HtmlElement>(&ev).has_attribute("open"));
+                }>
+                    <summary data-testid="export-text-toggle">"Export as text (to paste into a ticket or another page)"</summary>
+                    <textarea
+                        class="markdown"
+                        data-testid="export-text"
+                        readonly
+                        rows=8
+                        prop:value=move || {
+                            // Built only while open: an export with long traces is large.
+                            session.campaign.track();
+                            if export_open.get() { current_export(session).map(|e| e.to_json_pretty()).unwrap_or_default() } else { String::new() }
+                        }
+                    ></textarea>
+                </details>
+                <details>
+                    <summary>"Markdown summary"</summary>
+                    <textarea class="markdown" data-testid="markdown" readonly rows=10 prop:value=markdown></textarea>
+                </details>
+            </Show>
+            <h2>"Import"</h2>
+            <div
+                class="dropzone"
+                data-testid="import-drop"
+                on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
+                on:drop=move |ev: web_sys::DragEvent| {
+                    ev.prevent_default();
+                    if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+                        read_file(files.into(), move |text| apply(text));
+                    }
+                }
+            >
+                <textarea
+                    data-testid="import-text"
+                    rows=3
+                    placeholder="Paste an exported streamscope JSON here, or drop the file"
+                    prop:value=move || import_text.get()
+                    on:input=move |ev| import_text.set(event_target_value(&ev))
+                ></textarea>
+                <div class="actions">
+                    <button data-testid="import-apply" on:click=move |_| apply(import_text.get_untracked())>"Show imported report"</button>
+                    <input
+                        type="file"
+                        accept="application/json,.json"
+                        data-testid="import-file"
+                        on:change=move |ev| {
+                            let files = js_sys::Reflect::get(&event_target::<web_sys::HtmlElement>(&ev), &"files".into()).unwrap_or(JsValue::UNDEFINED);
+                            read_file(files, move |text| apply(text));
+                        }
+                    />
+                </div>
+            </div>
+            <p class="note" data-testid="handoff-note">{move || note.get()}</p>
+        </section>
+    }
+}
