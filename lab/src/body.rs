@@ -1,4 +1,5 @@
-//! Streamed response bodies: chunked (HTTP/1.1) or close-delimited (HTTP/1.0), one write per piece.
+//! Streamed response bodies: chunked (HTTP/1.1), close-delimited (HTTP/1.0) or with a `Content-Length`
+//! declared up front; one write per piece.
 
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -13,6 +14,8 @@ pub enum Framing {
     Chunked,
     /// No length at all: the body ends when the server closes the connection (HTTP/1.0 clients).
     CloseDelimited,
+    /// `Content-Length` of this many bytes, sent before the body; pieces go out as they are.
+    Length(usize),
 }
 
 impl Framing {
@@ -32,22 +35,26 @@ pub struct BodyWriter<'a> {
 }
 
 impl<'a> BodyWriter<'a> {
-    /// Sends the head (`status`, `content_type`, `Cache-Control: no-cache`, `Connection: close`) and
-    /// returns a writer for the body.
+    /// Sends the head (`status`, `content_type`, `Cache-Control: no-cache`, `Connection: close`, then
+    /// `extra`) and returns a writer for the body.
     pub async fn start(
         socket: &'a mut TcpStream,
         framing: Framing,
         status: u16,
         content_type: &str,
+        extra: &[(&'static str, String)],
     ) -> std::io::Result<BodyWriter<'a>> {
         let mut headers = vec![
             ("Content-Type", content_type.to_string()),
             ("Cache-Control", "no-cache".to_string()),
             ("Connection", "close".to_string()),
         ];
-        if framing == Framing::Chunked {
-            headers.push(("Transfer-Encoding", "chunked".to_string()));
+        match framing {
+            Framing::Chunked => headers.push(("Transfer-Encoding", "chunked".to_string())),
+            Framing::Length(len_bytes) => headers.push(("Content-Length", len_bytes.to_string())),
+            Framing::CloseDelimited => {}
         }
+        headers.extend(extra.iter().cloned());
         socket.write_all(&response::head(status, &headers)).await?;
         Ok(Self { socket, framing })
     }
@@ -60,7 +67,7 @@ impl<'a> BodyWriter<'a> {
         }
         match self.framing {
             Framing::Chunked => self.socket.write_all(&chunk(piece)).await,
-            Framing::CloseDelimited => self.socket.write_all(piece).await,
+            Framing::CloseDelimited | Framing::Length(_) => self.socket.write_all(piece).await,
         }
     }
 

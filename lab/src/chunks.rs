@@ -100,11 +100,18 @@ impl ChunkWriter {
         self.json_with(event, &self.pad, self.server_ms())
     }
 
-    /// The SSE event `data: …\n\n` for `event`.
+    /// The SSE event `data: …\n\n` for `event`, stamped now.
     pub fn sse(&self, event: &Event) -> Vec<u8> {
+        self.sse_at(event, self.server_ms())
+    }
+
+    /// The SSE event `data: …\n\n` for `event` with an explicit `server_ms` stamp.
+    pub fn sse_at(&self, event: &Event, server_ms: f64) -> Vec<u8> {
         match event {
             Event::Done => b"data: [DONE]\n\n".to_vec(),
-            other => format!("data: {}\n\n", self.json(other)).into_bytes(),
+            other => {
+                format!("data: {}\n\n", self.json_with(other, &self.pad, server_ms)).into_bytes()
+            }
         }
     }
 

@@ -16,6 +16,7 @@ pub mod query;
 pub mod request;
 pub mod response;
 mod routes;
+pub mod schedule;
 pub mod settings;
 mod state;
 mod statics;

@@ -82,7 +82,12 @@ pub fn token_text(index: usize) -> String {
 
 /// Returns the concatenated text of the first `count` tokens.
 pub fn text_of(count: usize) -> String {
-    (0..count).map(token_text).collect()
+    span_text(0..count)
+}
+
+/// Returns the concatenated text of the tokens in `indices`.
+pub fn span_text(indices: std::ops::Range<usize>) -> String {
+    indices.map(token_text).collect()
 }
 
 #[cfg(test)]

@@ -8,15 +8,24 @@
 //! | `pad` | 0 | bytes of padding in a `"pad"` string field of every JSON event |
 //! | `role_first` | 1 | role-only chunk right away, before the first token |
 //! | `usage` | 1 | final chunk with `usage`, before `data: [DONE]` |
-//! | `mode` | `stream` | `stream`, `collect`, `raw`, `malformed`, `stall` |
+//! | `mode` | `stream` | `stream`, `collect`, `raw`, `malformed`, `stall`, `bursts` |
 //! | `stall_after` | 5 | content events before a `stall` goes silent |
 //! | `status` | — | answer with this HTTP status (400-599) and an OpenAI error body |
 //! | `ct` | — | `sse`: label `raw` mode `text/event-stream` |
 //! | `split_utf8` | 0 | send each event holding a multi-byte character as two writes, 5 ms apart, split inside the character |
+//! | `burst_every_ms` | 500 | `bursts`: hold events and release everything held every N ms (from the request) in one write |
+//! | `burst_bytes` | — | `bursts`: release as soon as N bytes are held (with `burst_every_ms`: whichever comes first; alone: no timer) |
+//! | `content_length` | 0 | `stream`: declare `Content-Length` up front (no chunked encoding); `server_ms` is then the scheduled time |
+//! | `cache` | `miss` | `hit`: add `Age: 300` and `X-Cache: HIT`, and date every chunk's `created` one hour back |
+//! | `jitter_ms` | 0 | move each content event's deadline by a deterministic pseudo-random amount in [−N, +N], never before the previous event |
+//! | `tokens_per_event` | 1 | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
+//! | `split_events` | 0 | send every event as two writes about 2 ms apart, split in the middle |
+//! | `accel` | — | `no` (or `yes`): add the response header `X-Accel-Buffering: no` (`yes`) |
 
 use serde_json::Value;
 
 use crate::query::Query;
+use crate::schedule;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +40,21 @@ pub enum Mode {
     Malformed,
     /// A few events, then silence with the connection held open.
     Stall,
+    /// Events held and released in bursts, as a buffering proxy would (see [`Bursts`]).
+    Bursts,
 }
+
+/// When `mode=bursts` releases the events it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bursts {
+    /// Release everything held at every multiple of this many ms after the request.
+    pub every_ms: Option<u64>,
+    /// Release as soon as at least this many bytes are held.
+    pub bytes: Option<usize>,
+}
+
+/// Default release period of `mode=bursts` when neither `burst_every_ms` nor `burst_bytes` is given.
+pub const DEFAULT_BURST_EVERY_MS: u64 = 500;
 
 /// Everything that shapes one chat-completions response.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +85,20 @@ pub struct StreamSettings {
     pub model: String,
     /// `false` when the body asked for `"stream": false`.
     pub stream: bool,
+    /// Release rule for `mode=bursts`.
+    pub bursts: Bursts,
+    /// Declare `Content-Length` up front on a timed stream instead of chunked encoding.
+    pub content_length: bool,
+    /// Pretend to be a cache replay: `Age`, `X-Cache: HIT`, `created` one hour back.
+    pub cache_hit: bool,
+    /// Largest pseudo-random shift of a content event's deadline, either way.
+    pub jitter_ms: u64,
+    /// Tokens carried by each content event.
+    pub tokens_per_event: usize,
+    /// Send every event in two writes about 2 ms apart.
+    pub split_events: bool,
+    /// Value of an `X-Accel-Buffering` response header, if any (`"no"` or `"yes"`).
+    pub accel_buffering: Option<&'static str>,
     /// Prompt size reported in `usage.prompt_tokens`.
     pub prompt_tokens: usize,
     /// Hash of the prompt, for the simulated prompt cache.
@@ -108,12 +145,33 @@ impl StreamSettings {
             "raw" => Mode::Raw,
             "malformed" => Mode::Malformed,
             "stall" => Mode::Stall,
+            "bursts" => Mode::Bursts,
             other => {
                 return Err(format!(
-                    "unknown mode {other:?}; use stream, collect, raw, malformed or stall"
+                    "unknown mode {other:?}; use stream, collect, raw, malformed, stall or bursts"
                 ))
             }
         };
+        let bursts = bursts(query)?;
+        let content_length = flag(query, "content_length", false)?;
+        if content_length && !matches!(mode, Mode::Stream | Mode::Collect) {
+            return Err("content_length=1 applies to mode=stream (collect always has one)".into());
+        }
+        let cache_hit = match query.get("cache").unwrap_or("miss") {
+            "hit" => true,
+            "miss" => false,
+            other => return Err(format!("cache must be hit or miss, not {other:?}")),
+        };
+        let accel_buffering = match query.get("accel") {
+            None => None,
+            Some("no") => Some("no"),
+            Some("yes") => Some("yes"),
+            Some(other) => return Err(format!("accel must be no or yes, not {other:?}")),
+        };
+        let tokens_per_event = number(query, "tokens_per_event", 1, MAX_TOKENS)?;
+        if tokens_per_event == 0 {
+            return Err("tokens_per_event must be at least 1".into());
+        }
         let status = match query.get("status") {
             None => None,
             Some(raw) => match raw.parse::<u16>() {
@@ -137,19 +195,80 @@ impl StreamSettings {
             split_utf8: flag(query, "split_utf8", false)?,
             model,
             stream: body.get("stream").and_then(Value::as_bool).unwrap_or(true),
+            bursts,
+            content_length,
+            cache_hit,
+            jitter_ms: number(query, "jitter_ms", 0, MAX_DELAY_MS)?,
+            tokens_per_event,
+            split_events: flag(query, "split_events", false)?,
+            accel_buffering,
             prompt_tokens: prompt.len().div_ceil(4).max(1),
             prompt_hash: fnv1a(prompt.as_bytes()),
         })
     }
 
-    /// Milliseconds from request to the deadline of content event `index`.
-    pub fn content_at_ms(&self, index: usize) -> u64 {
-        self.first_ms + index as u64 * self.cadence_ms
+    /// Number of content events: `tokens` split into events of `tokens_per_event` (the last may be short).
+    pub fn content_events(&self) -> usize {
+        self.tokens.div_ceil(self.tokens_per_event)
+    }
+
+    /// The token indices content event `index` carries (at least one, even past `tokens`).
+    pub fn event_tokens(&self, index: usize) -> std::ops::Range<usize> {
+        let start = index * self.tokens_per_event;
+        let end = (start + self.tokens_per_event).min(self.tokens);
+        start..end.max(start + 1)
+    }
+
+    /// Deadlines of the first `events` content events in ms after the request (cadence plus jitter).
+    pub fn deadlines_ms(&self, events: usize) -> Vec<u64> {
+        schedule::deadlines_ms(self.first_ms, self.cadence_ms, self.jitter_ms, events)
     }
 
     /// Milliseconds a whole generation takes (what `collect` and `"stream": false` wait).
     pub fn generation_ms(&self) -> u64 {
-        self.first_ms + self.tokens as u64 * self.cadence_ms
+        self.first_ms + self.content_events() as u64 * self.cadence_ms
+    }
+
+    /// Response headers these settings add to a stream (`Age`/`X-Cache`, `X-Accel-Buffering`).
+    pub fn extra_headers(&self) -> Vec<(&'static str, String)> {
+        let mut headers = Vec::new();
+        if self.cache_hit {
+            headers.push(("Age", CACHE_AGE_S.to_string()));
+            headers.push(("X-Cache", "HIT".to_string()));
+        }
+        if let Some(value) = self.accel_buffering {
+            headers.push(("X-Accel-Buffering", value.to_string()));
+        }
+        headers
+    }
+}
+
+/// `Age` of a simulated cache hit, in seconds.
+pub const CACHE_AGE_S: u64 = 300;
+
+/// Reads `burst_every_ms` and `burst_bytes` (both at least 1); neither means every 500 ms.
+fn bursts(query: &Query) -> Result<Bursts, String> {
+    let every_ms = optional_number(query, "burst_every_ms", MAX_DELAY_MS)?;
+    let bytes = optional_number(query, "burst_bytes", MAX_PAD_BYTES)?;
+    if every_ms == Some(0) || bytes == Some(0) {
+        return Err("burst_every_ms and burst_bytes must be at least 1".into());
+    }
+    Ok(match (every_ms, bytes) {
+        (None, None) => Bursts {
+            every_ms: Some(DEFAULT_BURST_EVERY_MS),
+            bytes: None,
+        },
+        _ => Bursts { every_ms, bytes },
+    })
+}
+
+fn optional_number<T>(query: &Query, key: &str, max: T) -> Result<Option<T>, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Default,
+{
+    match query.get(key) {
+        None => Ok(None),
+        Some(_) => number(query, key, T::default(), max).map(Some),
     }
 }
 
@@ -260,9 +379,76 @@ mod tests {
             "status=abc",
             "role_first=2",
             "cadence_ms=99999999999999999999",
+            "mode=bursts&burst_every_ms=0",
+            "mode=bursts&burst_bytes=0",
+            "mode=raw&content_length=1",
+            "cache=maybe",
+            "accel=off",
+            "tokens_per_event=0",
+            "split_events=2",
+            "jitter_ms=-1",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
         assert!(settings("", "{not json").is_err());
+    }
+
+    #[test]
+    fn proxy_path_parameters() {
+        let s = settings("", "").unwrap();
+        assert_eq!(
+            (
+                s.content_length,
+                s.cache_hit,
+                s.jitter_ms,
+                s.tokens_per_event
+            ),
+            (false, false, 0, 1)
+        );
+        assert!(!s.split_events && s.accel_buffering.is_none() && s.extra_headers().is_empty());
+
+        let s = settings("mode=bursts", "").unwrap();
+        assert_eq!(s.mode, Mode::Bursts);
+        assert_eq!(
+            s.bursts,
+            Bursts {
+                every_ms: Some(DEFAULT_BURST_EVERY_MS),
+                bytes: None
+            }
+        );
+        let s = settings("mode=bursts&burst_bytes=4096", "").unwrap();
+        assert_eq!(
+            s.bursts,
+            Bursts {
+                every_ms: None,
+                bytes: Some(4096)
+            }
+        );
+
+        let s = settings(
+            "cache=hit&accel=no&content_length=1&jitter_ms=8&split_events=1",
+            "",
+        )
+        .unwrap();
+        assert!(s.content_length && s.cache_hit && s.split_events);
+        assert_eq!(s.jitter_ms, 8);
+        assert_eq!(
+            s.extra_headers(),
+            [
+                ("Age", "300".to_string()),
+                ("X-Cache", "HIT".to_string()),
+                ("X-Accel-Buffering", "no".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn tokens_per_event_groups_tokens_and_the_last_event_may_be_short() {
+        let s = settings("tokens=50&tokens_per_event=3&first_ms=0&cadence_ms=10", "").unwrap();
+        assert_eq!(s.content_events(), 17);
+        assert_eq!(s.event_tokens(0), 0..3);
+        assert_eq!(s.event_tokens(16), 48..50);
+        assert_eq!(s.generation_ms(), 170);
+        assert_eq!(settings("tokens=0", "").unwrap().content_events(), 0);
     }
 }

@@ -69,3 +69,15 @@ fn replay_shows_the_text_as_it_stood_at_each_moment() {
     assert_eq!(text_at(&live, 140.0), "One two");
     assert_eq!(text_at(&live, 10_000.0), "One two — three");
 }
+
+/// Regression: without serde_json's `float_roundtrip`, the page parsed an exported TPOT of
+/// 14.152631578942467 as …469, so an import no longer showed exactly what was exported.
+#[wasm_bindgen_test]
+fn imported_floats_are_exactly_the_exported_ones() {
+    let x: f64 = serde_json::from_str("14.152631578942467").unwrap();
+    assert_eq!(x, 14.152631578942467);
+    let report = Report::from_trace(&synthetic_trace());
+    let text = report.to_json_pretty();
+    let back: Report = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.to_json_pretty(), text);
+}

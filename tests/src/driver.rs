@@ -8,6 +8,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 use tokio::time::Instant;
 
+use crate::ports::free_ports;
+
 const READY_LIMIT: Duration = Duration::from_secs(20);
 
 /// A running chromedriver.
@@ -22,7 +24,7 @@ impl Driver {
     pub async fn start() -> Result<Self, String> {
         let program =
             std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-        let port = free_port().map_err(|err| format!("no free port for chromedriver: {err}"))?;
+        let port = free_ports(1).map_err(|err| format!("no free port for chromedriver: {err}"))?[0];
         let child = Command::new(&program)
             .arg(format!("--port={port}"))
             .stdin(Stdio::null())
@@ -88,12 +90,6 @@ impl Drop for Driver {
             self.signal_group("KILL");
         }
     }
-}
-
-fn free_port() -> std::io::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
 }
 
 async fn is_ready(port: u16) -> bool {

@@ -1,22 +1,32 @@
 //! End-to-end harness: the built page in headless Chromium, driven through its automation contract,
-//! against an in-process lab.
+//! against an in-process lab, directly or through a real nginx.
 //!
 //! [`with_page`] starts everything (lab, chromedriver, a browser session with a fresh profile), runs a
-//! scenario, and cleans up even when the scenario panics. Scenarios run one at a time: a 2-core machine
+//! scenario, and cleans up even when the scenario panics; [`with_page_and_nginx`] also starts nginx in
+//! front of the lab with every [`Proxy`] configuration. Scenarios run one at a time: a 2-core machine
 //! cannot time streams honestly with two browsers busy.
 //!
 //! Environment: `STREAMSCOPE_DIST` (built page, default `<workspace>/dist`), `CHROMEDRIVER` (default
-//! `/usr/bin/chromedriver`), `CHROMIUM` (default `/usr/bin/chromium`).
+//! `/usr/bin/chromedriver`), `CHROMIUM` (default `/usr/bin/chromium`), `NGINX` (default
+//! `/usr/sbin/nginx`).
 
 mod browser;
+mod check;
 mod dist;
 mod driver;
 mod lab;
+mod nginx;
+mod nginx_conf;
 mod page;
+mod ports;
 mod url;
 
 use std::future::Future;
+use std::net::SocketAddr;
 
+pub use check::{Check, Outcomes};
+pub use nginx::Proxies;
+pub use nginx_conf::Proxy;
 pub use page::{Page, Report, REPORT_LIMIT};
 pub use url::encode_component;
 
@@ -32,6 +42,32 @@ where
 {
     let _serial = SERIAL.lock().await;
     let lab_addr = lab::shared(dist::dist_dir());
+    in_browser(lab_addr, scenario).await;
+}
+
+/// Like [`with_page`], with nginx started in front of the lab (every [`Proxy`] on its own port) for
+/// the scenario and stopped after it, panic or not. Fails with a clear message when nginx is missing.
+pub async fn with_page_and_nginx<F, Fut>(scenario: F)
+where
+    F: FnOnce(Page, Proxies) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let _serial = SERIAL.lock().await;
+    let lab_addr = lab::shared(dist::dist_dir());
+    let nginx = nginx::Nginx::start(lab_addr)
+        .await
+        .unwrap_or_else(|err| panic!("{err}"));
+    let proxies = nginx.proxies();
+    // A panic re-raised here unwinds through `nginx`, whose drop stops it and waits for it.
+    in_browser(lab_addr, move |page| scenario(page, proxies)).await;
+    drop(nginx);
+}
+
+async fn in_browser<F, Fut>(lab_addr: SocketAddr, scenario: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let driver = driver::Driver::start()
         .await
         .unwrap_or_else(|err| panic!("{err}"));

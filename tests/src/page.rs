@@ -51,12 +51,39 @@ impl Page {
     /// plus `extra` page parameters (e.g. `idle_timeout_s=2`).
     pub fn stream_query(&self, stream_params: &str, extra: &str) -> String {
         let target = self.lab_url(&format!("/v1/chat/completions?{stream_params}"));
-        let mut query = format!("url={}&run=1", encode_component(&target));
+        self.query_for(&target, extra)
+    }
+
+    /// A page query that runs on load against `target_url` (any origin), plus `extra` page parameters.
+    pub fn query_for(&self, target_url: &str, extra: &str) -> String {
+        let mut query = format!("url={}&run=1", encode_component(target_url));
         if !extra.is_empty() {
             query.push('&');
             query.push_str(extra);
         }
         query
+    }
+
+    /// Fetches `url` from the open page (cross-origin rules apply as for the page's own code), reads
+    /// the whole body, and returns the status and the `names` response headers as script sees them
+    /// (`None` where absent or not exposed).
+    pub async fn fetch_headers(&self, url: &str, names: &[&str]) -> (u16, Vec<Option<String>>) {
+        let script = "const [url, names, done] = arguments; \
+                      fetch(url).then(async r => { await r.arrayBuffer(); \
+                        done([r.status, names.map(n => r.headers.get(n))]); }) \
+                      .catch(e => done([0, [String(e)]]));";
+        let names_json = Value::from(names.iter().map(|n| Value::from(*n)).collect::<Vec<_>>());
+        let answer = self
+            .client
+            .execute_async(script, vec![Value::from(url), names_json])
+            .await
+            .unwrap_or_else(|err| panic!("fetch {url} from the page: {err}"));
+        let status = answer[0].as_u64().unwrap_or(0) as u16;
+        let values = answer[1]
+            .as_array()
+            .map(|values| values.iter().map(|v| v.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        (status, values)
     }
 
     /// Opens `/?<query>` and returns the report JSON once `data-state` is `done` or `error`.
@@ -153,6 +180,16 @@ impl Page {
         let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
                       return e ? e.getAttribute(arguments[1]) : null;";
         match self.client.execute(script, vec![Value::from(testid), Value::from(attribute)]).await {
+            Ok(Value::String(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// A DOM property (e.g. a textarea's `value`) of the element with this `data-testid`.
+    pub async fn testid_prop(&self, testid: &str, property: &str) -> Option<String> {
+        let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                      return e ? String(e[arguments[1]]) : null;";
+        match self.client.execute(script, vec![Value::from(testid), Value::from(property)]).await {
             Ok(Value::String(text)) => Some(text),
             _ => None,
         }

@@ -3,9 +3,10 @@
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
+use super::plan::plan;
 use super::{sleep_until_ms, SSE};
-use crate::chunks::{ChunkWriter, Event};
-use crate::passage::{text_of, token_text};
+use crate::chunks::ChunkWriter;
+use crate::passage::text_of;
 use crate::response::Fixed;
 use crate::settings::StreamSettings;
 
@@ -16,22 +17,13 @@ pub(super) async fn collect(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     sleep_until_ms(chunks.start, settings.generation_ms()).await;
-    let mut events = Vec::new();
-    if settings.role_first {
-        events.extend(chunks.sse(&Event::Role));
-    }
-    for index in 0..settings.tokens {
-        events.extend(chunks.sse(&Event::Content(token_text(index))));
-    }
-    events.extend(chunks.sse(&Event::Finish));
-    if settings.usage {
-        events.extend(chunks.sse(&Event::Usage));
-    }
-    events.extend(chunks.sse(&Event::Done));
-    Fixed::new(200, SSE, events)
-        .with_header("Cache-Control", "no-cache")
-        .write(socket, false, false)
-        .await?;
+    let events: Vec<u8> = plan(settings, settings.content_events(), true)
+        .iter()
+        .flat_map(|item| chunks.sse(&item.event))
+        .collect();
+    let mut response = Fixed::new(200, SSE, events).with_header("Cache-Control", "no-cache");
+    response.headers.extend(settings.extra_headers());
+    response.write(socket, false, false).await?;
     socket.shutdown().await
 }
 
@@ -43,8 +35,8 @@ pub(super) async fn completion_json(
 ) -> std::io::Result<()> {
     sleep_until_ms(chunks.start, settings.generation_ms()).await;
     let completion = chunks.completion(&text_of(settings.tokens));
-    Fixed::new(200, "application/json", completion)
-        .write(socket, false, false)
-        .await?;
+    let mut response = Fixed::new(200, "application/json", completion);
+    response.headers.extend(settings.extra_headers());
+    response.write(socket, false, false).await?;
     socket.shutdown().await
 }

@@ -6,7 +6,8 @@
 
 use tokio::net::TcpStream;
 
-use super::{send_event, sleep_until_ms, SSE};
+use super::split::{send_event, Split};
+use super::{sleep_until_ms, SSE};
 use crate::body::{BodyWriter, Framing};
 use crate::chunks::{ChunkWriter, Event};
 use crate::passage::token_text;
@@ -50,24 +51,24 @@ pub(super) async fn malformed(
 ) -> std::io::Result<()> {
     let mut chunks = chunks.clone();
     chunks.usage.completion_tokens = CONTENT_EVENTS;
-    let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
+    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     if settings.role_first {
         body.send(&chunks.sse(&Event::Role)).await?;
     }
-    for (slot, item) in SCRIPT.iter().enumerate() {
-        sleep_until_ms(chunks.start, settings.content_at_ms(slot)).await;
+    let deadlines_ms = settings.deadlines_ms(SCRIPT.len());
+    for (item, &at_ms) in SCRIPT.iter().zip(&deadlines_ms) {
+        sleep_until_ms(chunks.start, at_ms).await;
         let event = match item {
             Item::Good(index) => chunks.sse(&Event::Content(token_text(*index))),
             Item::Verbatim(bytes) => bytes.to_vec(),
             Item::InvalidUtf8 => invalid_utf8_event(&chunks),
             Item::LongLine => long_line_event(&chunks),
         };
-        send_event(
-            &mut body,
-            &event,
-            settings.split_utf8 && matches!(item, Item::Good(_)),
-        )
-        .await?;
+        let split = match item {
+            Item::Good(_) => Split::of(settings),
+            _ => Split::None,
+        };
+        send_event(&mut body, &event, split).await?;
     }
     body.send(&chunks.sse(&Event::Finish)).await?;
     if settings.usage {

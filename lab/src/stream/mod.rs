@@ -1,7 +1,11 @@
 //! `/v1/chat/completions`: settings, forced errors, and the dispatch to each delivery mode.
 
+mod bursts;
 mod collect;
+mod fixed_length;
 mod malformed;
+mod plan;
+mod split;
 mod timed;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -9,7 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::body::{BodyWriter, Framing};
+use crate::body::Framing;
 use crate::chunks::{ChunkWriter, Usage};
 use crate::request::Request;
 use crate::response::{openai_error, Fixed};
@@ -18,6 +22,8 @@ use crate::state::State;
 
 /// MIME type of every SSE response.
 const SSE: &str = "text/event-stream";
+/// How far back `cache=hit` dates the chunks' `created`, in seconds.
+const CACHE_CREATED_AGE_S: u64 = 3600;
 
 /// Answers one chat-completions request; the connection is closed afterwards.
 pub(crate) async fn chat_completions(
@@ -49,7 +55,11 @@ pub(crate) async fn chat_completions(
         return collect::completion_json(socket, &settings, &chunks).await;
     }
     match settings.mode {
+        Mode::Stream if settings.content_length => {
+            fixed_length::stream(socket, &settings, &chunks).await
+        }
         Mode::Stream => timed::stream(socket, framing, &settings, &chunks).await,
+        Mode::Bursts => bursts::bursts(socket, framing, &settings, &chunks).await,
         Mode::Collect => collect::collect(socket, &settings, &chunks).await,
         Mode::Raw => timed::raw(socket, framing, &settings, request.received_at).await,
         Mode::Malformed => malformed::malformed(socket, framing, &settings, &chunks).await,
@@ -64,11 +74,17 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
         } else {
             0
         };
+    let now_s = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let age_s = if settings.cache_hit {
+        CACHE_CREATED_AGE_S
+    } else {
+        0
+    };
     ChunkWriter {
         id: format!("chatcmpl-lab-{}", state.next_id()),
-        created: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
+        created: now_s.saturating_sub(age_s),
         model: settings.model.clone(),
         pad: "x".repeat(settings.pad_bytes),
         usage: Usage {
@@ -83,24 +99,4 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
 /// Sleeps until `ms` after `start` (absolute deadlines, so cadence does not drift).
 async fn sleep_until_ms(start: Instant, ms: u64) {
     tokio::time::sleep_until(start + Duration::from_millis(ms)).await;
-}
-
-/// Sends one event: one write, or with `split_utf8` two writes 5 ms apart split inside the first
-/// multi-byte character.
-async fn send_event(
-    body: &mut BodyWriter<'_>,
-    event: &[u8],
-    split_utf8: bool,
-) -> std::io::Result<()> {
-    let split_at = split_utf8
-        .then(|| event.iter().position(|&b| b >= 0xC0))
-        .flatten();
-    match split_at {
-        Some(lead) => {
-            body.send(&event[..=lead]).await?;
-            tokio::time::sleep(Duration::from_millis(5)).await;
-            body.send(&event[lead + 1..]).await
-        }
-        None => body.send(event).await,
-    }
 }

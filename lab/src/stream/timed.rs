@@ -1,40 +1,35 @@
-//! Modes that send events at their deadlines: `stream`, `raw` and `stall`.
+//! Modes that send events at their deadlines, one event per write: `stream`, `raw` and `stall`.
 
 use std::time::Duration;
 
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use super::{send_event, sleep_until_ms, SSE};
+use super::plan::{plan, Planned};
+use super::split::{send_event, Split};
+use super::{sleep_until_ms, SSE};
 use crate::body::{BodyWriter, Framing};
-use crate::chunks::{ChunkWriter, Event};
-use crate::passage::token_text;
+use crate::chunks::ChunkWriter;
+use crate::passage::span_text;
 use crate::settings::StreamSettings;
 
 /// How long a stalled stream holds the connection when the client does not give up.
 const STALL_HOLD: Duration = Duration::from_secs(120);
 
-/// A healthy stream: role, one content event per token at `first_ms + i * cadence_ms`, finish, usage, `[DONE]`.
+/// A healthy stream: role, the content events at their deadlines, finish, usage, `[DONE]`.
 pub(super) async fn stream(
     socket: &mut TcpStream,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
-    let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
-    send_role_and_tokens(&mut body, settings, chunks, settings.tokens).await?;
-    if settings.tokens == 0 {
-        sleep_until_ms(chunks.start, settings.first_ms).await;
-    }
-    body.send(&chunks.sse(&Event::Finish)).await?;
-    if settings.usage {
-        body.send(&chunks.sse(&Event::Usage)).await?;
-    }
-    body.send(&chunks.sse(&Event::Done)).await?;
+    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let planned = plan(settings, settings.content_events(), true);
+    send_planned(&mut body, &planned, Split::of(settings), chunks).await?;
     body.finish().await
 }
 
-/// Plain token text with no SSE framing, one write per token.
+/// Plain token text with no SSE framing, one write per content event.
 pub(super) async fn raw(
     socket: &mut TcpStream,
     framing: Framing,
@@ -46,10 +41,23 @@ pub(super) async fn raw(
     } else {
         "text/plain; charset=utf-8"
     };
-    let mut body = BodyWriter::start(socket, framing, 200, content_type).await?;
-    for index in 0..settings.tokens {
-        sleep_until_ms(start, settings.content_at_ms(index)).await;
-        send_event(&mut body, token_text(index).as_bytes(), settings.split_utf8).await?;
+    let mut body = BodyWriter::start(
+        socket,
+        framing,
+        200,
+        content_type,
+        &settings.extra_headers(),
+    )
+    .await?;
+    let split = Split::of(settings);
+    for (index, at_ms) in settings
+        .deadlines_ms(settings.content_events())
+        .into_iter()
+        .enumerate()
+    {
+        sleep_until_ms(start, at_ms).await;
+        let text = span_text(settings.event_tokens(index));
+        send_event(&mut body, text.as_bytes(), split).await?;
     }
     body.finish().await
 }
@@ -62,25 +70,23 @@ pub(super) async fn stall(
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
-    let mut body = BodyWriter::start(socket, framing, 200, SSE).await?;
-    send_role_and_tokens(&mut body, settings, chunks, settings.stall_after).await?;
+    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let planned = plan(settings, settings.stall_after, false);
+    send_planned(&mut body, &planned, Split::of(settings), chunks).await?;
     let _ = tokio::time::timeout(STALL_HOLD, body.client_gone()).await;
     Ok(())
 }
 
-/// The role chunk (when asked for), then `count` content events, each at its deadline from the start.
-async fn send_role_and_tokens(
+/// Sends each planned event at its deadline, stamped when it leaves.
+async fn send_planned(
     body: &mut BodyWriter<'_>,
-    settings: &StreamSettings,
+    planned: &[Planned],
+    split: Split,
     chunks: &ChunkWriter,
-    count: usize,
 ) -> std::io::Result<()> {
-    if settings.role_first {
-        send_event(body, &chunks.sse(&Event::Role), settings.split_utf8).await?;
-    }
-    for index in 0..count {
-        sleep_until_ms(chunks.start, settings.content_at_ms(index)).await;
-        send_event(body, &chunks.sse(&Event::Content(token_text(index))), settings.split_utf8).await?;
+    for item in planned {
+        sleep_until_ms(chunks.start, item.at_ms).await;
+        send_event(body, &chunks.sse(&item.event), split).await?;
     }
     Ok(())
 }

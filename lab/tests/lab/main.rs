@@ -1,14 +1,21 @@
 //! Integration tests for the lab: real sockets on 127.0.0.1, real timing, tolerances for a busy 2-core
 //! machine (they check the shape of a stream, not exact numbers).
 
+mod accel;
+mod bursts;
+mod cache_hit;
 mod client;
 mod collect;
+mod content_length;
 mod cors;
 mod errors;
 mod http10;
+mod jitter;
 mod malformed;
 mod post_body;
 mod raw;
+mod split_events;
 mod stall;
 mod statics;
 mod stream;
+mod tokens_per_event;

@@ -1,0 +1,54 @@
+//! `mode=bursts`: what a buffering proxy does to a healthy stream.
+//!
+//! Events are generated at their deadlines (and stamped then) but held; everything held leaves in ONE
+//! write at every multiple of `burst_every_ms` after the request and/or as soon as `burst_bytes` are
+//! held. Whatever is left goes out when the generation ends.
+
+use tokio::net::TcpStream;
+
+use super::plan::plan;
+use super::{sleep_until_ms, SSE};
+use crate::body::{BodyWriter, Framing};
+use crate::chunks::ChunkWriter;
+use crate::settings::StreamSettings;
+
+/// Sends the head at once, then the events in bursts.
+pub(super) async fn bursts(
+    socket: &mut TcpStream,
+    framing: Framing,
+    settings: &StreamSettings,
+    chunks: &ChunkWriter,
+) -> std::io::Result<()> {
+    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let every_ms = settings.bursts.every_ms;
+    let mut next_release_ms = every_ms;
+    let mut held = Vec::new();
+    for item in plan(settings, settings.content_events(), true) {
+        while let (Some(release_ms), Some(period_ms)) = (next_release_ms, every_ms) {
+            if release_ms >= item.at_ms {
+                break;
+            }
+            sleep_until_ms(chunks.start, release_ms).await;
+            release(&mut body, &mut held).await?;
+            next_release_ms = Some(release_ms + period_ms);
+        }
+        sleep_until_ms(chunks.start, item.at_ms).await;
+        held.extend(chunks.sse(&item.event));
+        if settings
+            .bursts
+            .bytes
+            .is_some_and(|limit| held.len() >= limit)
+        {
+            release(&mut body, &mut held).await?;
+        }
+    }
+    release(&mut body, &mut held).await?;
+    body.finish().await
+}
+
+/// Writes everything held in one write (nothing when nothing is held).
+async fn release(body: &mut BodyWriter<'_>, held: &mut Vec<u8>) -> std::io::Result<()> {
+    body.send(held).await?;
+    held.clear();
+    Ok(())
+}

@@ -1,0 +1,34 @@
+//! `content_length=1`: the timed stream, but with a `Content-Length` declared up front.
+//!
+//! The whole body is rendered before the head is sent, so every `server_ms` is the event's scheduled
+//! time rather than its send time (the stamps must not change the length).
+
+use tokio::net::TcpStream;
+
+use super::plan::plan;
+use super::split::{send_event, Split};
+use super::{sleep_until_ms, SSE};
+use crate::body::{BodyWriter, Framing};
+use crate::chunks::ChunkWriter;
+use crate::settings::StreamSettings;
+
+/// Sends the head with `Content-Length`, then each event at its deadline, one write each.
+pub(super) async fn stream(
+    socket: &mut TcpStream,
+    settings: &StreamSettings,
+    chunks: &ChunkWriter,
+) -> std::io::Result<()> {
+    let pieces: Vec<(u64, Vec<u8>)> = plan(settings, settings.content_events(), true)
+        .into_iter()
+        .map(|item| (item.at_ms, chunks.sse_at(&item.event, item.at_ms as f64)))
+        .collect();
+    let len_bytes = pieces.iter().map(|(_, bytes)| bytes.len()).sum();
+    let framing = Framing::Length(len_bytes);
+    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let split = Split::of(settings);
+    for (at_ms, bytes) in &pieces {
+        sleep_until_ms(chunks.start, *at_ms).await;
+        send_event(&mut body, bytes, split).await?;
+    }
+    body.finish().await
+}

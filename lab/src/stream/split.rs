@@ -1,0 +1,81 @@
+//! Sending one event in one write, or deliberately in two (`split_utf8`, `split_events`).
+
+use std::time::Duration;
+
+use crate::body::BodyWriter;
+use crate::settings::StreamSettings;
+
+/// Pause between the two writes of a `split_utf8` event.
+const UTF8_GAP: Duration = Duration::from_millis(5);
+/// Pause between the two writes of a `split_events` event.
+const MIDDLE_GAP: Duration = Duration::from_millis(2);
+
+/// How an event is cut into writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Split {
+    /// One write.
+    None,
+    /// Two writes 5 ms apart, cut inside the first multi-byte character (one write when there is none).
+    Utf8,
+    /// Two writes about 2 ms apart, cut in the middle of the event's bytes.
+    Middle,
+}
+
+impl Split {
+    /// The split the settings ask for; `split_events` wins over `split_utf8`.
+    pub fn of(settings: &StreamSettings) -> Self {
+        if settings.split_events {
+            Self::Middle
+        } else if settings.split_utf8 {
+            Self::Utf8
+        } else {
+            Self::None
+        }
+    }
+
+    /// Where the first write ends, or `None` for a single write.
+    pub fn cut(self, event: &[u8]) -> Option<usize> {
+        match self {
+            Self::None => None,
+            Self::Utf8 => event.iter().position(|&b| b >= 0xC0).map(|lead| lead + 1),
+            Self::Middle => (event.len() >= 2).then_some(event.len() / 2),
+        }
+    }
+
+    fn gap(self) -> Duration {
+        match self {
+            Self::Middle => MIDDLE_GAP,
+            Self::None | Self::Utf8 => UTF8_GAP,
+        }
+    }
+}
+
+/// Sends `event` in one write, or in two as `split` says.
+pub(super) async fn send_event(
+    body: &mut BodyWriter<'_>,
+    event: &[u8],
+    split: Split,
+) -> std::io::Result<()> {
+    match split.cut(event) {
+        Some(at) => {
+            body.send(&event[..at]).await?;
+            tokio::time::sleep(split.gap()).await;
+            body.send(&event[at..]).await
+        }
+        None => body.send(event).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Split;
+
+    #[test]
+    fn cuts_in_the_middle_or_inside_the_first_multibyte_character() {
+        assert_eq!(Split::Middle.cut(b"data: abcd\n\n"), Some(6));
+        assert_eq!(Split::Middle.cut(b"x"), None);
+        assert_eq!(Split::Utf8.cut("a é".as_bytes()), Some(3));
+        assert_eq!(Split::Utf8.cut(b"ascii"), None);
+        assert_eq!(Split::None.cut(b"anything"), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! End-to-end: comparisons, repeats and hand-off. Through the automation contract (`vs=`, `vs_model=`,
+//! `repeat=`) and the page's own buttons: the same request against two targets, the B − A differences,
+//! export → import showing the same numbers, and a permalink without secrets.
+
+use serde_json::Value;
+use streamscope_e2e::{encode_component, with_page, with_page_and_nginx, Page, Proxies, Proxy, REPORT_LIMIT};
+
+fn f(v: &Value, path: &[&str]) -> f64 {
+    let mut cur = v;
+    for key in path {
+        cur = &cur[*key];
+    }
+    cur.as_f64().unwrap_or_else(|| panic!("{} is not a number in {v:#}", path.join(".")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_lab_models_report_their_tpot_difference() {
+    with_page(|page: Page| async move {
+        let base = page.lab_url("/v1");
+        let query = format!(
+            "base={}&model=lab-10ms&vs_model=lab-40ms&prompt=hi&max_tokens=30&repeat=2&run=1",
+            encode_component(&base)
+        );
+        let report = page.run_page(&query).await;
+        assert_eq!(report["subject"], "model", "{report:#}");
+        assert_eq!(report["a"]["runs"].as_array().map(Vec::len), Some(2), "{report:#}");
+        assert_eq!(report["b"]["runs"].as_array().map(Vec::len), Some(2), "{report:#}");
+        for side in ["a", "b"] {
+            assert_eq!(report[side]["verdict"], "streaming", "{report:#}");
+            assert_eq!(report[side]["content_events"], 30, "max_tokens caps the lab: {report:#}");
+        }
+        let (a_tpot, b_tpot) = (f(&report, &["a", "tpot_ms"]), f(&report, &["b", "tpot_ms"]));
+        assert!((a_tpot - 10.0).abs() <= 3.0 && (b_tpot - 40.0).abs() <= 3.0, "TPOT a {a_tpot} b {b_tpot}");
+        let delta = f(&report, &["delta_ms", "tpot"]);
+        assert!((delta - 30.0).abs() <= 3.0, "delta_ms.tpot {delta} not within 3 ms of 30");
+        let summary = page.testid_text("compare-summary").await.unwrap_or_default();
+        assert!(summary.contains("lab-40ms") && summary.contains("longer"), "{summary}");
+        assert_eq!(page.testid_text("compare-verdicts-b").await.as_deref(), Some("streaming ×2"));
+        let shown = page.testid_text("compare-tpot-delta").await.unwrap_or_default();
+        assert!(shown.starts_with('+'), "B − A TPOT cell: {shown}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
+    with_page_and_nginx(|page: Page, proxies: Proxies| async move {
+        // ~21 KiB overflows nginx's default buffers several times (see paths.rs).
+        let params = "tokens=50&cadence_ms=20&first_ms=300&pad=200";
+        let direct = page.lab_url(&format!("/v1/chat/completions?{params}"));
+        let proxied = proxies.stream_url(Proxy::Defaults, params);
+        let query = format!("{}", page.query_for(&direct, &format!("vs={}", encode_component(&proxied))));
+        let report = page.run_page(&query).await;
+        assert_eq!(report["subject"], "path", "{report:#}");
+        assert_eq!(report["a"]["verdict"], "streaming", "{report:#}");
+        assert_eq!(report["b"]["verdict"], "buffered", "{report:#}");
+        let delta = f(&report, &["delta_ms", "ttft"]);
+        assert!(delta > 100.0, "through nginx the first token should come visibly later: delta_ms.ttft {delta}");
+        assert!(f(&report, &["b", "ttft_ms"]) > f(&report, &["a", "ttft_ms"]));
+        let summary = report["summary"].as_str().unwrap_or_default();
+        assert!(summary.contains("later") && summary.contains("bursts"), "{summary}");
+    })
+    .await;
+}
+
+/// Sets a textarea's value as typing would (WebDriver typing of a large JSON is slow).
+async fn paste(page: &Page, testid: &str, text: &str) {
+    let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                  e.value = arguments[1]; e.dispatchEvent(new Event('input', {bubbles: true}));";
+    page.client()
+        .execute(script, vec![Value::from(testid), Value::from(text)])
+        .await
+        .expect("paste");
+}
+
+async fn shown_numbers(page: &Page) -> Vec<Option<String>> {
+    let mut out = Vec::new();
+    for id in ["verdict", "metric-ttfb", "metric-ttft", "metric-tpot", "metric-itl", "metric-total", "metric-reads", "answer-text"] {
+        out.push(page.testid_text(id).await);
+    }
+    out.push(page.testid_attr("timeline-reads", "d").await);
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret() {
+    const KEY: &str = "sk-handoff-secret-5678";
+    const HEADER_VALUE: &str = "header-secret-9999";
+    with_page(|page: Page| async move {
+        let target = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=15&first_ms=150");
+        page.open(&format!("url={}", encode_component(&target))).await;
+        page.click("more-options").await;
+        page.type_into("input-api-key", KEY).await;
+        page.type_into("input-headers", &format!("X-Team-Token: {HEADER_VALUE}")).await;
+        page.click("run").await;
+        let original = page.wait_for_report(REPORT_LIMIT).await;
+        assert_eq!(original.state, "done", "{}", original.text);
+        let before = shown_numbers(&page).await;
+        assert!(before.iter().all(Option::is_some), "{before:?}");
+
+        let permalink = page.testid_attr("permalink", "href").await.expect("a permalink");
+        for secret in [KEY, HEADER_VALUE] {
+            assert!(!permalink.contains(secret), "secret in the permalink: {permalink}");
+        }
+        page.click("export-text-toggle").await;
+        // The details' toggle event arrives after the click, and the export is built on it.
+        let mut export = String::new();
+        for _ in 0..20 {
+            export = page.testid_prop("export-text", "value").await.unwrap_or_default();
+            if !export.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(export.contains("\"streamscope_export\": 1"), "export text: {}", &export[..export.len().min(300)]);
+        for secret in [KEY, HEADER_VALUE] {
+            assert!(!export.contains(secret), "secret in the export");
+        }
+
+        // Another person's page: nothing run, the export pasted in.
+        page.open("").await;
+        paste(&page, "import-text", &export).await;
+        page.click("import-apply").await;
+        let imported = page.wait_for_report(REPORT_LIMIT).await;
+        assert_eq!(imported.text, original.text, "the report JSON is shown exactly as it was");
+        assert_eq!(shown_numbers(&page).await, before, "the page shows the same numbers and timeline");
+        assert!(page.testid_text("imported-banner").await.is_some());
+
+        // Bad input is a message, not a blank page.
+        paste(&page, "import-text", "{not json").await;
+        page.click("import-apply").await;
+        let note = page.testid_text("handoff-note").await.unwrap_or_default();
+        assert!(note.starts_with("This is not JSON"), "{note}");
+
+        // The permalink reruns the same request, without the key.
+        page.client().goto(&permalink).await.expect("open the permalink");
+        let rerun = page.wait_for_report(REPORT_LIMIT).await;
+        assert_eq!(rerun.json["verdict"], "streaming", "{}", rerun.text);
+        assert_eq!(rerun.json["request"]["url"], original.json["request"]["url"]);
+        assert_eq!(rerun.json["request"]["header_names"], serde_json::json!([]), "no secret travelled");
+    })
+    .await;
+}
