@@ -95,12 +95,32 @@ fn ms(v: f64) -> String {
     }
 }
 
-fn delivery_words(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Streaming => "streams",
-        Verdict::Buffered => "comes in bursts (buffered)",
-        Verdict::Collected => "arrives all at once at the end (collected)",
-        Verdict::Failed => "fails",
+fn delivery_words(side: &RunsSummary) -> String {
+    match side.verdict {
+        Verdict::Streaming => "streams".into(),
+        Verdict::Buffered => match burst_shape(side) {
+            Some((bytes, gap_ms)) => format!("comes in bursts of about {} every {} (buffered)", size(bytes), ms(gap_ms)),
+            None => "comes in bursts (buffered)".into(),
+        },
+        Verdict::Collected => "arrives all at once at the end (collected)".into(),
+        Verdict::Failed => "fails".into(),
+    }
+}
+
+/// Median burst size (bytes) and typical gap over the side's buffered runs, when they had bursts.
+fn burst_shape(side: &RunsSummary) -> Option<(f64, f64)> {
+    let buffered = side.runs.iter().filter(|r| r.verdict == Verdict::Buffered);
+    let bytes: Vec<f64> = buffered.clone().flat_map(|r| r.delivery.bursts.iter().map(|b| b.bytes as f64)).collect();
+    let gaps: Vec<f64> = buffered.filter_map(|r| r.delivery.typical_gap_ms).collect();
+    Some((crate::stats::median(&bytes)?, crate::stats::median(&gaps)?))
+}
+
+/// `"4.0 KiB"`, `"900 B"`.
+fn size(bytes: f64) -> String {
+    if bytes >= 1024.0 {
+        format!("{:.1} KiB", bytes / 1024.0)
+    } else {
+        format!("{bytes:.0} B")
     }
 }
 
@@ -129,10 +149,15 @@ pub fn sentence(subject: Subject, label_a: &str, label_b: &str, a: &RunsSummary,
         _ => {}
     }
     if a.verdict != b.verdict {
-        parts.push(format!("the text {} where {label_a}'s {}", delivery_words(b.verdict), delivery_words(a.verdict)));
+        parts.push(format!("the text {} where {label_a}'s {}", delivery_words(b), delivery_words(a)));
     }
     let mut sentence = lead + &parts.join(" and ");
-    if let (Some(delta), Some(a_tpot), Some(b_tpot)) = (d.tpot, a.tpot_ms, b.tpot_ms) {
+    let held = |s: &RunsSummary| matches!(s.verdict, Verdict::Buffered | Verdict::Collected);
+    if subject == Subject::Path && (held(a) || held(b)) {
+        // Held text arrives late and together: its TPOT measures the holding layer, not the model.
+        let which = if held(b) { label_b } else { label_a };
+        sentence.push_str(&format!("; TPOT through {which} reflects the holding, not the model"));
+    } else if let (Some(delta), Some(a_tpot), Some(b_tpot)) = (d.tpot, a.tpot_ms, b.tpot_ms) {
         let pace = format!("TPOT {} vs {}", ms(a_tpot), ms(b_tpot));
         let same = delta.abs() <= tpot_noise_ms(a_tpot);
         let tail = match (subject, same) {

@@ -176,3 +176,32 @@ fn export_round_trips_and_import_explains_bad_input() {
     assert!(import("{\"streamscope_export\": 1, \"runs\": 3}").unwrap_err().contains("damaged"));
     assert!(import("{\"hello\": 1}").unwrap_err().contains("neither"));
 }
+
+/// 60 tokens released by a proxy in three 20-event reads, 400 ms apart.
+fn buffered_run() -> Report {
+    let mut reads = vec![(5.0, "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string())];
+    for burst in 0..3 {
+        let body: String = (0..20)
+            .map(|i| format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\" w{burst}{i}\"}}}}]}}\n\n"))
+            .collect();
+        reads.push((700.0 + 400.0 * burst as f64, body));
+    }
+    reads.push((1501.0, "data: [DONE]\n\n".to_string()));
+    Report::from_trace(&Trace::from_reads(200, "text/event-stream", 4.0, reads, TraceEnd::Complete { at_ms: 1502.0 }))
+}
+
+#[test]
+fn proxy_sentence_describes_the_bursts_it_saw() {
+    let b = buffered_run();
+    assert_eq!(b.verdict, Verdict::Buffered, "the fixture must be buffered: {:?}", b.findings);
+    let a = RunsSummary::of(vec![run(300.0, 20.0, 60, 0)]);
+    let c = Comparison::new(Subject::Path, "direct".into(), "nginx".into(), a, RunsSummary::of(vec![b]));
+    assert!(
+        c.summary.starts_with(
+            "Through nginx (vs direct), the first token arrives 400 ms later and the text comes in bursts of about \
+             1010 B every 400 ms (buffered) where direct's streams; TPOT through nginx reflects the holding, not the model."
+        ),
+        "{}",
+        c.summary
+    );
+}

@@ -37,9 +37,10 @@ pub fn App() -> impl IntoView {
             <p class="tagline">"Measure an LLM stream where your users see it: in the browser."</p>
         </header>
         <main>
+            // The verdict in plain words first: a support link (`run=1`) opens on the answer.
+            <Findings session=session />
             <RequestForm form=form session=session />
             <ComparePanel session=session />
-            <Findings session=session />
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />

@@ -41,6 +41,8 @@ struct Plot {
     read_count: usize,
     /// Held spans as `(x, width)`.
     held: Vec<(f64, f64)>,
+    /// Triangles where bursts were released, as one path.
+    burst_marks: String,
     content_path: String,
     reasoning_path: String,
     marks: Vec<(&'static str, &'static str, f64)>,
@@ -89,12 +91,18 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
         .into_iter()
         .filter_map(|(label, class, at)| at.map(|at| (label, class, scale.x(at))))
         .collect();
+    // A burst is released where its held span ends: mark it with a small triangle above the reads.
+    let burst_marks = held
+        .iter()
+        .map(|&(_, to)| format!("M{:.1},{:.1}l-4,-7h8z", scale.x(to), READS_TOP - 1.0))
+        .collect::<String>();
     let held = held
         .iter()
         .map(|&(from, to)| (scale.x(from), (scale.x(to) - scale.x(from)).max(1.0)))
         .collect();
     Plot {
         held,
+        burst_marks,
         content_path: step_path(&scale, &live.content_at_ms, max_count),
         reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
         scale,
@@ -125,7 +133,7 @@ pub fn Timeline(session: Session) -> impl IntoView {
                 <span class="key key-read"></span>"read (height: bytes, log)"
                 <span class="key key-content"></span>"content events (cumulative)"
                 <span class="key key-reasoning"></span>"reasoning"
-                <span class="key key-held"></span>"content held back"
+                <span class="key key-held"></span>"content held back (▼ released in a burst)"
             </p>
         </section>
     }
@@ -185,6 +193,7 @@ pub fn TimelineChart(
                     }).collect_view();
                     view! {
                         {held}
+                        <path class="burst-marks" data-testid="timeline-bursts" d=p.burst_marks.clone() />
                         {ticks}
                         <path class="read-bars" data-testid="timeline-reads" data-count=p.read_count.to_string() d=p.reads_path.clone() />
                         <path class="content-line" data-testid="timeline-content" d=p.content_path.clone() />
