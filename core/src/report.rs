@@ -183,6 +183,7 @@ mod tests {
                 method: "POST".into(),
                 body_len_bytes: 42,
                 header_names: vec![],
+                ..RequestSummary::default()
             },
             headers_ms: Some(90.0),
             status: Some(200),
@@ -191,6 +192,7 @@ mod tests {
             end: Some(TraceEnd::Complete { at_ms: 501.0 }),
             connection: None,
             started_unix_ms: None,
+            probes: Default::default(),
         }
     }
 

@@ -63,6 +63,34 @@ pub struct RequestSummary {
     pub body_len_bytes: usize,
     /// Names (never values) of the extra request headers.
     pub header_names: Vec<String>,
+    /// Whether the API key typed in the form had leading/trailing whitespace or a line break (the key
+    /// itself is never stored).
+    #[serde(default)]
+    pub key_has_whitespace: bool,
+    /// The page's own origin scheme (`https:` / `http:`), to tell a mixed-content block.
+    #[serde(default)]
+    pub page_protocol: Option<String>,
+}
+
+/// Follow-up requests the page made after a failure, to tell its causes apart.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Probes {
+    /// After a network error: did a `mode: "no-cors"` request to the same URL reach a server? `Some(true)`
+    /// means the server answers but refuses CORS; `Some(false)` means nothing answered.
+    pub no_cors_reached: Option<bool>,
+    /// `GET …/models` probes (for a 404 or an unknown model): each URL tried and what it answered.
+    pub models: Vec<ModelsProbe>,
+}
+
+/// One `GET …/models` probe.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelsProbe {
+    /// The URL probed.
+    pub url: String,
+    /// HTTP status, `None` when the request failed.
+    pub status: Option<u16>,
+    /// Model ids listed in an OpenAI-style `{"data": [{"id": …}]}` answer.
+    pub ids: Vec<String>,
 }
 
 /// Resource Timing figures for the request, when the server allowed them (`Timing-Allow-Origin`).
@@ -99,6 +127,9 @@ pub struct Trace {
     pub end: Option<TraceEnd>,
     /// Resource Timing, when available.
     pub connection: Option<ConnectionTiming>,
+    /// Follow-up requests made after a failure (no-cors reachability, models lists), when any.
+    #[serde(default)]
+    pub probes: Probes,
     /// Wall-clock time (unix ms, `Date.now()`) when the run started: only to compare with the server's own
     /// timestamps (a cache replay), never for timing.
     #[serde(default)]

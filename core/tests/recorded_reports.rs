@@ -33,6 +33,7 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
             method: "POST".into(),
             body_len_bytes: 120,
             header_names: vec!["authorization".into()],
+            ..RequestSummary::default()
         },
         headers_ms: Some(80.0),
         status: Some(200),
@@ -47,6 +48,7 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
         end: Some(end),
         connection: None,
         started_unix_ms: None,
+        probes: Default::default(),
     }
 }
 

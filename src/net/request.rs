@@ -39,6 +39,8 @@ pub struct RunSpec {
     pub headers: Vec<(String, String)>,
     /// Time limits.
     pub timeouts: Timeouts,
+    /// Whether the API key (sent in a header above) had leading/trailing whitespace or a line break.
+    pub key_has_whitespace: bool,
 }
 
 impl RunSpec {
@@ -49,6 +51,8 @@ impl RunSpec {
             method: self.method.clone(),
             body_len_bytes: self.body.as_ref().map_or(0, |b| b.len()),
             header_names: self.headers.iter().map(|(n, _)| n.clone()).collect(),
+            key_has_whitespace: self.key_has_whitespace,
+            page_protocol: web_sys::window().and_then(|w| w.location().protocol().ok()),
         }
     }
 }

@@ -18,7 +18,7 @@ fn lab(path_and_query: &str) -> String {
 }
 
 fn get(url: String, timeouts: Timeouts) -> RunSpec {
-    RunSpec { url, method: "GET".into(), body: None, headers: vec![], timeouts }
+    RunSpec { url, method: "GET".into(), body: None, headers: vec![], timeouts, key_has_whitespace: false }
 }
 
 async fn run(spec: RunSpec) -> Trace {

@@ -111,7 +111,15 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
         idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
         total_ms: TimeoutsSeconds::limit_ms(t.total_s),
     };
-    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec { url, method, body, headers: headers.clone(), timeouts };
+    let key_has_whitespace = key.trim() != key;
+    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec {
+        url,
+        method,
+        body,
+        headers: headers.clone(),
+        timeouts,
+        key_has_whitespace,
+    };
     let a = config.request();
     let b = config.request_b();
     let setup = b.as_ref().map(|b| match config.mode {
