@@ -224,6 +224,40 @@ impl PageConfig {
     }
 }
 
+/// The `…/models` URLs to probe when a request to `request_url` failed with 404 or an unknown model:
+/// `{base}/models` and `{base}/v1/models`, where the base is the URL without its query and without a
+/// known endpoint suffix (`/chat/completions`, `/completions`, `/responses`, `/messages`). Empty when
+/// the URL has no scheme.
+pub fn models_probe_urls(request_url: &str) -> Vec<String> {
+    let url = request_url.trim();
+    if !url.contains("://") {
+        return Vec::new();
+    }
+    let without_query = url.split(['?', '#']).next().unwrap_or(url).trim_end_matches('/');
+    let base = ["/chat/completions", "/completions", "/responses", "/messages"]
+        .iter()
+        .find_map(|suffix| without_query.strip_suffix(suffix))
+        .unwrap_or(without_query);
+    vec![format!("{base}/models"), format!("{base}/v1/models")]
+}
+
+/// Model ids from an OpenAI-style `GET /models` answer (`{"data": [{"id": …}]}`), or Ollama's
+/// `{"models": [{"name": …}]}`; empty for anything else.
+pub fn model_ids(body: &str) -> Vec<String> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
+        return Vec::new();
+    };
+    let list = v.get("data").or_else(|| v.get("models")).and_then(|d| d.as_array());
+    list.map(|items| {
+        items
+            .iter()
+            .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(|id| id.as_str()))
+            .map(str::to_owned)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 /// Percent-encodes a query value (everything but unreserved characters, RFC 3986).
 pub fn percent_encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -354,6 +388,24 @@ mod tests {
         let mut back = PageConfig::from_query("http://x", &decode(&preset.to_query()));
         back.run_on_load = false;
         assert_eq!(back, preset);
+    }
+
+    #[test]
+    fn models_probes_strip_the_endpoint_and_try_with_and_without_v1() {
+        assert_eq!(
+            models_probe_urls("http://h:1/chat/completions?x=1"),
+            vec!["http://h:1/models".to_string(), "http://h:1/v1/models".to_string()]
+        );
+        assert_eq!(models_probe_urls(" http://h/v1/messages/ ")[0], "http://h/v1/models");
+        assert!(models_probe_urls("not a url").is_empty());
+    }
+
+    #[test]
+    fn model_ids_read_openai_and_ollama_lists() {
+        assert_eq!(model_ids(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#), vec!["a", "b"]);
+        assert_eq!(model_ids(r#"{"models":[{"name":"llama3"}]}"#), vec!["llama3"]);
+        assert!(model_ids("<html>").is_empty());
+        assert!(model_ids(r#"{"data": 3}"#).is_empty());
     }
 
     #[test]

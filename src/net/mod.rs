@@ -4,6 +4,7 @@
 //! later by `streamscope_core`, so this layer stays small and its facts stay exact.
 
 pub mod clock;
+pub mod probes;
 pub mod race;
 pub mod request;
 pub mod resource_timing;

@@ -13,6 +13,7 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Respons
 use super::clock::now_ms;
 use super::race::{race_with_deadline, Raced};
 use super::request::{RunSpec, Timeouts};
+use super::probes::probe_failure;
 use super::resource_timing::connection_timing;
 
 /// The trace of a run in progress, shared with the UI, which reads it once per animation frame.
@@ -43,8 +44,13 @@ pub fn start_run(spec: RunSpec, trace: SharedTrace) -> Result<(RunHandle, impl s
         let handle = handle.clone();
         async move {
             let end = measure(&spec, &trace, &handle).await;
+            let connection = connection_timing(&spec.url);
+            // After the measured run, and before its end is published: the report needs the probes.
+            let status = trace.borrow().status;
+            let probes = if handle.cancelled.get() { Default::default() } else { probe_failure(&spec, status, &end).await };
             let mut t = trace.borrow_mut();
-            t.connection = connection_timing(&spec.url);
+            t.connection = connection;
+            t.probes = probes;
             t.end = Some(end);
         }
     };

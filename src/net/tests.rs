@@ -83,6 +83,22 @@ async fn unreachable_port_is_a_network_error() {
     let trace = run(get("http://127.0.0.1:65534/v1/chat/completions".into(), Timeouts::default())).await;
     assert!(matches!(trace.end, Some(TraceEnd::NetworkError { during_body: false, .. })), "end: {:?}", trace.end);
     assert_eq!(trace.status, None);
+    assert_eq!(trace.probes.no_cors_reached, Some(false), "a no-cors probe reaches nothing either");
+}
+
+#[wasm_bindgen_test]
+async fn a_404_probes_the_models_lists_with_and_without_v1() {
+    // The lab answers /v1/models but not /models or /chat/completions: a base URL missing its /v1.
+    let trace = run(get(lab("/chat/completions"), Timeouts::default())).await;
+    assert_eq!(trace.status, Some(404));
+    let probes = &trace.probes.models;
+    assert_eq!(probes.len(), 2, "{probes:?}");
+    assert_eq!(probes[0].url, lab("/models"));
+    assert_eq!(probes[0].status, Some(404));
+    assert_eq!(probes[1].url, lab("/v1/models"));
+    assert_eq!(probes[1].status, Some(200));
+    assert!(probes[1].ids.iter().any(|id| id == "streamscope-lab"), "{:?}", probes[1].ids);
+    assert_eq!(trace.probes.no_cors_reached, None, "a response arrived: no reachability probe");
 }
 
 async fn sleep_ms(ms: i32) {
