@@ -31,6 +31,7 @@ pub mod ollama;
 pub mod openai;
 pub mod page_config;
 pub mod path;
+pub mod presets;
 pub mod report;
 pub mod runs;
 pub mod sse;

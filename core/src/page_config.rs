@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::presets::ApiPreset;
+
 /// The most runs per target one page will do.
 pub const MAX_REPEAT: usize = 50;
 
@@ -30,6 +32,9 @@ pub struct PageConfig {
     pub method: String,
     /// Request body (`body=`), sent as JSON.
     pub body: String,
+    /// Which API the preset speaks (`preset=`, default `openai-chat`).
+    #[serde(default)]
+    pub preset: ApiPreset,
     /// Preset base URL (`base=`), e.g. `https://api.example.com/v1`.
     pub base: String,
     /// Preset model id (`model=`).
@@ -86,6 +91,7 @@ impl PageConfig {
             url: format!("{}/v1/chat/completions?tokens=50&cadence_ms=20&first_ms=300", origin.trim_end_matches('/')),
             method: "GET".into(),
             body: String::new(),
+            preset: ApiPreset::OpenaiChat,
             base: format!("{}/v1", origin.trim_end_matches('/')),
             model: "streamscope-lab".into(),
             prompt: "Explain in one paragraph why a reverse proxy can make a streamed answer feel slow.".into(),
@@ -121,6 +127,10 @@ impl PageConfig {
                     c.mode = RequestMode::Preset;
                 }
                 "model" => c.model = v.trim().to_string(),
+                "preset" => {
+                    c.preset = ApiPreset::from_name(v).unwrap_or(c.preset);
+                    c.mode = RequestMode::Preset;
+                }
                 "prompt" => c.prompt = v.to_string(),
                 "max_tokens" => c.max_tokens = v.trim().parse().unwrap_or(c.max_tokens),
                 "run" => c.run_on_load = matches!(v, "1" | "true" | "yes"),
@@ -157,6 +167,9 @@ impl PageConfig {
                 }
             }
             RequestMode::Preset => {
+                if self.preset != ApiPreset::default() {
+                    pairs.push(("preset", self.preset.name().to_string()));
+                }
                 pairs.push(("base", self.base.clone()));
                 pairs.push(("model", self.model.clone()));
                 pairs.push(("prompt", self.prompt.clone()));
@@ -202,7 +215,7 @@ impl PageConfig {
                 self.vs_url.clone().map(|url| (method, url, body))
             }
             RequestMode::Preset => self.vs_model.as_ref().map(|model| {
-                let (url, body) = openai_chat_request(&self.base, model, &self.prompt, self.max_tokens);
+                let (url, body) = self.preset.request(&self.base, model, &self.prompt, self.max_tokens);
                 ("POST".to_string(), url, Some(body))
             }),
         }
@@ -217,7 +230,7 @@ impl PageConfig {
                 (self.method.clone(), self.url.clone(), body)
             }
             RequestMode::Preset => {
-                let (url, body) = openai_chat_request(&self.base, &self.model, &self.prompt, self.max_tokens);
+                let (url, body) = self.preset.request(&self.base, &self.model, &self.prompt, self.max_tokens);
                 ("POST".into(), url, Some(body))
             }
         }
@@ -271,18 +284,9 @@ pub fn percent_encode(value: &str) -> String {
 }
 
 /// `POST {base}/chat/completions` with `stream: true` and `stream_options.include_usage`: the URL and JSON
-/// body an OpenAI-compatible client would send. The base is used as typed except for trailing slashes and
-/// surrounding whitespace (URL mistakes are diagnosed, not silently repaired).
+/// body an OpenAI-compatible client would send (the default preset).
 pub fn openai_chat_request(base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
-    let url = format!("{}/chat/completions", base.trim().trim_end_matches('/'));
-    let body = serde_json::json!({
-        "model": model,
-        "messages": [{"role": "user", "content": prompt}],
-        "stream": true,
-        "stream_options": {"include_usage": true},
-        "max_tokens": max_tokens,
-    });
-    (url, body.to_string())
+    ApiPreset::OpenaiChat.request(base, model, prompt, max_tokens)
 }
 
 #[cfg(test)]
@@ -384,7 +388,8 @@ mod tests {
         assert!(back.run_on_load);
         c.run_on_load = true;
         assert_eq!(back, c);
-        let preset = PageConfig::from_query("http://x", &q(&[("base", "http://h/v1"), ("model", "m"), ("vs_model", "n")]));
+        let preset = PageConfig::from_query("http://x", &q(&[("preset", "anthropic"), ("base", "http://h/v1"), ("model", "m"), ("vs_model", "n")]));
+        assert_eq!(preset.request().1, "http://h/v1/messages");
         let mut back = PageConfig::from_query("http://x", &decode(&preset.to_query()));
         back.run_on_load = false;
         assert_eq!(back, preset);

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use streamscope_core::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
+use streamscope_core::presets::ApiPreset;
 
 use super::session::Session;
 use streamscope_core::campaign::{pair_labels, CompareSetup};
@@ -16,6 +17,7 @@ pub struct FormState {
     url: RwSignal<String>,
     method: RwSignal<String>,
     body: RwSignal<String>,
+    preset: RwSignal<ApiPreset>,
     base: RwSignal<String>,
     model: RwSignal<String>,
     prompt: RwSignal<String>,
@@ -45,6 +47,7 @@ impl FormState {
             url: RwSignal::new(c.url),
             method: RwSignal::new(c.method),
             body: RwSignal::new(c.body),
+            preset: RwSignal::new(c.preset),
             base: RwSignal::new(c.base),
             model: RwSignal::new(c.model),
             prompt: RwSignal::new(c.prompt),
@@ -69,6 +72,7 @@ impl FormState {
             url: self.url.get_untracked().trim().to_string(),
             method: self.method.get_untracked().trim().to_ascii_uppercase(),
             body: self.body.get_untracked(),
+            preset: self.preset.get_untracked(),
             base: self.base.get_untracked(),
             model: self.model.get_untracked().trim().to_string(),
             prompt: self.prompt.get_untracked(),
@@ -101,9 +105,9 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
     let config = form.config();
     let mut headers = parse_headers(&form.extra_headers.get_untracked());
     let key = form.api_key.get_untracked();
-    if !key.is_empty() {
-        headers.push(("Authorization".into(), format!("Bearer {key}")));
-    }
+    // The preset knows how its API wants the key; an exact request sends it as a bearer token.
+    let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
+    headers.extend(api.headers(&key));
     let t = config.timeouts_s;
     let timeouts = Timeouts {
         headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
@@ -192,7 +196,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
     let final_request = move || {
         // Tracks every field so the exact request line is always current.
         let _ = (form.url.get(), form.method.get(), form.body.get(), form.base.get(), form.model.get());
-        let _ = (form.mode.get(), form.prompt.get(), form.max_tokens.get());
+        let _ = (form.mode.get(), form.prompt.get(), form.max_tokens.get(), form.preset.get());
         let (method, url, _) = form.config().request();
         format!("{method} {url}")
     };
@@ -208,7 +212,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     data-testid="mode-preset"
                     class:active=preset
                     on:click=move |_| form.mode.set(RequestMode::Preset)
-                >"OpenAI-style preset"</button>
+                >"API preset"</button>
                 <button
                     role="tab"
                     data-testid="mode-exact"
@@ -225,12 +229,12 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                             <span>"Method"</span>
                             <select
                                 data-testid="input-method"
-                                prop:value=move || form.method.get()
                                 on:change=move |ev| form.method.set(event_target_value(&ev))
                             >
-                                <option value="GET">"GET"</option>
-                                <option value="POST">"POST"</option>
-                                <option value="PUT">"PUT"</option>
+                                // `selected` per option: a select's value set before its options exist is lost.
+                                {["GET", "POST", "PUT"].into_iter().map(|m| view! {
+                                    <option value=m selected=move || form.method.get() == m>{m}</option>
+                                }).collect_view()}
                             </select>
                         </label>
                         <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
@@ -240,6 +244,21 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 }
             >
                 <div class="grid">
+                    <label class="field">
+                        <span>"API"</span>
+                        <select
+                            data-testid="input-preset"
+                            on:change=move |ev| {
+                                if let Some(p) = ApiPreset::from_name(&event_target_value(&ev)) {
+                                    form.preset.set(p);
+                                }
+                            }
+                        >
+                            {ApiPreset::ALL.into_iter().map(|p| view! {
+                                <option value=p.name() selected=move || form.preset.get() == p>{p.label()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
                     <Field label="Base URL" testid="input-base" value=form.base wide=true />
                     <Field label="Model" testid="input-model" value=form.model />
                     <Field label="max_tokens" testid="input-max-tokens" value=form.max_tokens kind="number" />
@@ -251,7 +270,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
             <details class="more">
                 <summary data-testid="more-options">"Headers, API key and time-outs"</summary>
                 <div class="grid">
-                    <Field label="API key (sent as Authorization: Bearer; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
+                    <Field label="API key (sent in the API's key header; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
                     <Area label="Extra headers (Name: value per line)" testid="input-headers" value=form.extra_headers rows=2 />
                     <Field label="Headers time-out (s)" testid="input-headers-timeout" value=form.headers_s kind="number" />
                     <Field label="First-byte time-out (s)" testid="input-first-byte-timeout" value=form.first_byte_s kind="number" />

@@ -1,0 +1,159 @@
+//! The form's API presets: how each common streaming API is asked for a stream (path, body, how the key
+//! is sent), so a person only types a base URL, a model and a prompt.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// A streaming API the form can build a request for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApiPreset {
+    /// `POST {base}/chat/completions` (OpenAI and every compatible server).
+    #[default]
+    OpenaiChat,
+    /// `POST {base}/responses` (OpenAI Responses API).
+    OpenaiResponses,
+    /// `POST {base}/messages` (Anthropic Messages).
+    Anthropic,
+    /// `POST {base}/api/chat` (Ollama).
+    Ollama,
+    /// `POST {base}/models/{model}:streamGenerateContent?alt=sse` (Gemini).
+    Gemini,
+}
+
+impl ApiPreset {
+    /// Every preset, in the form's order.
+    pub const ALL: [ApiPreset; 5] =
+        [ApiPreset::OpenaiChat, ApiPreset::OpenaiResponses, ApiPreset::Anthropic, ApiPreset::Ollama, ApiPreset::Gemini];
+
+    /// The name used in URLs (`preset=`), e.g. `openai-chat`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ApiPreset::OpenaiChat => "openai-chat",
+            ApiPreset::OpenaiResponses => "openai-responses",
+            ApiPreset::Anthropic => "anthropic",
+            ApiPreset::Ollama => "ollama",
+            ApiPreset::Gemini => "gemini",
+        }
+    }
+
+    /// The preset with this name.
+    pub fn from_name(name: &str) -> Option<ApiPreset> {
+        ApiPreset::ALL.into_iter().find(|p| p.name() == name.trim())
+    }
+
+    /// What the form calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            ApiPreset::OpenaiChat => "OpenAI-compatible chat completions",
+            ApiPreset::OpenaiResponses => "OpenAI Responses",
+            ApiPreset::Anthropic => "Anthropic Messages",
+            ApiPreset::Ollama => "Ollama chat",
+            ApiPreset::Gemini => "Gemini streamGenerateContent",
+        }
+    }
+
+    /// An example base URL for the form's placeholder.
+    pub fn example_base(self) -> &'static str {
+        match self {
+            ApiPreset::OpenaiChat | ApiPreset::OpenaiResponses => "https://api.openai.com/v1",
+            ApiPreset::Anthropic => "https://api.anthropic.com/v1",
+            ApiPreset::Ollama => "http://localhost:11434",
+            ApiPreset::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+        }
+    }
+
+    /// The URL and JSON body that ask this API for a stream. The base is used as typed except for
+    /// surrounding whitespace and trailing slashes (URL mistakes are diagnosed, not repaired).
+    pub fn request(self, base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
+        let base = base.trim().trim_end_matches('/');
+        let user = json!([{"role": "user", "content": prompt}]);
+        let (path, body) = match self {
+            ApiPreset::OpenaiChat => (
+                "/chat/completions".to_string(),
+                json!({"model": model, "messages": user, "stream": true,
+                       "stream_options": {"include_usage": true}, "max_tokens": max_tokens}),
+            ),
+            ApiPreset::OpenaiResponses => (
+                "/responses".to_string(),
+                json!({"model": model, "input": prompt, "stream": true, "max_output_tokens": max_tokens}),
+            ),
+            ApiPreset::Anthropic => (
+                "/messages".to_string(),
+                json!({"model": model, "messages": user, "stream": true, "max_tokens": max_tokens}),
+            ),
+            ApiPreset::Ollama => (
+                "/api/chat".to_string(),
+                json!({"model": model, "messages": user, "stream": true, "options": {"num_predict": max_tokens}}),
+            ),
+            ApiPreset::Gemini => (
+                format!("/models/{model}:streamGenerateContent?alt=sse"),
+                json!({"contents": [{"role": "user", "parts": [{"text": prompt}]}],
+                       "generationConfig": {"maxOutputTokens": max_tokens}}),
+            ),
+        };
+        (format!("{base}{path}"), body.to_string())
+    }
+
+    /// The headers that carry an API key for this API (none for an empty key), plus the fixed headers
+    /// the API needs from a browser.
+    pub fn headers(self, key: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        if self == ApiPreset::Anthropic {
+            out.push(("anthropic-version".into(), "2023-06-01".into()));
+            out.push(("anthropic-dangerous-direct-browser-access".into(), "true".into()));
+        }
+        if !key.is_empty() {
+            out.push(match self {
+                ApiPreset::Anthropic => ("x-api-key".into(), key.into()),
+                ApiPreset::Gemini => ("x-goog-api-key".into(), key.into()),
+                _ => ("Authorization".into(), format!("Bearer {key}")),
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(preset: ApiPreset) -> (String, serde_json::Value) {
+        let (url, body) = preset.request(" http://h/v1/ ", "m", "hi", 64);
+        (url, serde_json::from_str(&body).unwrap())
+    }
+
+    #[test]
+    fn each_preset_asks_for_a_stream_its_own_way() {
+        let (url, b) = body(ApiPreset::OpenaiChat);
+        assert_eq!(url, "http://h/v1/chat/completions");
+        assert_eq!((b["stream"].clone(), b["stream_options"]["include_usage"].clone()), (json!(true), json!(true)));
+        let (url, b) = body(ApiPreset::OpenaiResponses);
+        assert_eq!((url.as_str(), b["input"].as_str(), b["max_output_tokens"].as_u64()), ("http://h/v1/responses", Some("hi"), Some(64)));
+        let (url, b) = body(ApiPreset::Anthropic);
+        assert_eq!((url.as_str(), b["max_tokens"].as_u64()), ("http://h/v1/messages", Some(64)));
+        let (url, b) = body(ApiPreset::Ollama);
+        assert_eq!((url.as_str(), b["options"]["num_predict"].as_u64()), ("http://h/v1/api/chat", Some(64)));
+        let (url, b) = body(ApiPreset::Gemini);
+        assert_eq!(url, "http://h/v1/models/m:streamGenerateContent?alt=sse");
+        assert_eq!(b["contents"][0]["parts"][0]["text"], "hi");
+    }
+
+    #[test]
+    fn keys_travel_in_each_apis_header() {
+        assert_eq!(ApiPreset::OpenaiChat.headers("k"), vec![("Authorization".to_string(), "Bearer k".to_string())]);
+        assert!(ApiPreset::Anthropic.headers("k").contains(&("x-api-key".into(), "k".into())));
+        assert!(ApiPreset::Anthropic.headers("").iter().any(|(n, _)| n == "anthropic-version"));
+        assert_eq!(ApiPreset::Gemini.headers("k"), vec![("x-goog-api-key".to_string(), "k".to_string())]);
+        assert!(ApiPreset::Ollama.headers("").is_empty());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for p in ApiPreset::ALL {
+            assert_eq!(ApiPreset::from_name(p.name()), Some(p));
+            assert_eq!(serde_json::to_value(p).unwrap(), p.name());
+        }
+        assert_eq!(ApiPreset::from_name("nope"), None);
+    }
+}
