@@ -141,3 +141,32 @@ async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret()
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_once_sends_a_and_b_together() {
+    with_page(|page: Page| async move {
+        let a = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=20&first_ms=300");
+        let b = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=20&first_ms=300&jitter_ms=2");
+        let query = page.query_for(&a, &format!("vs={}&repeat=2&at_once=1", encode_component(&b)));
+        let report = page.run_page(&query).await;
+        let starts = |side: &str| -> Vec<f64> {
+            report[side]["runs"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no runs for {side}: {report:#}"))
+                .iter()
+                .map(|r| r["started_unix_ms"].as_f64().expect("started_unix_ms"))
+                .collect()
+        };
+        let (a_starts, b_starts) = (starts("a"), starts("b"));
+        assert_eq!((a_starts.len(), b_starts.len()), (2, 2));
+        for round in 0..2 {
+            let apart = (a_starts[round] - b_starts[round]).abs();
+            assert!(apart < 100.0, "round {round}: A and B started {apart} ms apart");
+        }
+        // The second round starts after the first one ended (~700 ms of streaming), not before.
+        assert!(a_starts[1] - a_starts[0] >= 600.0, "rounds overlapped: {a_starts:?}");
+        assert_eq!(report["a"]["verdict"], "streaming", "{report:#}");
+        assert_eq!(report["b"]["verdict"], "streaming", "{report:#}");
+    })
+    .await;
+}

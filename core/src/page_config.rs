@@ -51,6 +51,10 @@ pub struct PageConfig {
     pub vs_model: Option<String>,
     /// Runs per target (`repeat=N`, 1 to [`MAX_REPEAT`]).
     pub repeat: usize,
+    /// In a comparison, send A and B of each round at the same time (`at_once=1`) instead of one after
+    /// the other.
+    #[serde(default)]
+    pub at_once: bool,
     /// Time-outs in seconds (`headers_timeout_s`, `first_byte_timeout_s`, `idle_timeout_s`,
     /// `total_timeout_s`); 0 turns one off.
     pub timeouts_s: TimeoutsSeconds,
@@ -100,6 +104,7 @@ impl PageConfig {
             vs_url: None,
             vs_model: None,
             repeat: 1,
+            at_once: false,
             timeouts_s: TimeoutsSeconds::default(),
         }
     }
@@ -136,6 +141,7 @@ impl PageConfig {
                 "run" => c.run_on_load = matches!(v, "1" | "true" | "yes"),
                 "vs" => c.vs_url = Some(v.trim().to_string()).filter(|u| !u.is_empty()),
                 "vs_model" => c.vs_model = Some(v.trim().to_string()).filter(|m| !m.is_empty()),
+                "at_once" => c.at_once = matches!(v, "1" | "true" | "yes"),
                 "repeat" => c.repeat = v.trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_REPEAT),
                 "headers_timeout_s" => c.timeouts_s.headers_s = seconds().unwrap_or(c.timeouts_s.headers_s),
                 "first_byte_timeout_s" => c.timeouts_s.first_byte_s = seconds().unwrap_or(c.timeouts_s.first_byte_s),
@@ -181,6 +187,9 @@ impl PageConfig {
         }
         if self.repeat > 1 {
             pairs.push(("repeat", self.repeat.to_string()));
+        }
+        if self.at_once && self.compares() {
+            pairs.push(("at_once", "1".into()));
         }
         let d = TimeoutsSeconds::default();
         let t = self.timeouts_s;
@@ -380,7 +389,7 @@ mod tests {
     fn permalink_query_reproduces_the_configuration() {
         let mut c = PageConfig::from_query(
             "http://x",
-            &q(&[("url", "http://h/p?a=1&b=2"), ("body", "{\"k\": \"é &\"}"), ("vs", "http://d/p"), ("repeat", "4"), ("idle_timeout_s", "2")]),
+            &q(&[("url", "http://h/p?a=1&b=2"), ("body", "{\"k\": \"é &\"}"), ("vs", "http://d/p"), ("repeat", "4"), ("idle_timeout_s", "2"), ("at_once", "1")]),
         );
         let query = c.to_query();
         assert!(!query.contains(' ') && !query.contains('é'), "{query}");

@@ -83,6 +83,10 @@ pub struct Report {
     pub request: RequestSummary,
     /// Resource Timing figures, when the server allowed them.
     pub connection: Option<ConnectionTiming>,
+    /// Wall-clock start of the run (ms since the Unix epoch), to order and align runs; never used for
+    /// timing.
+    #[serde(default)]
+    pub started_unix_ms: Option<f64>,
     /// How the content was delivered: bursts (with the silence before each), read sizes, hold times.
     #[serde(default)]
     pub delivery: DeliveryStats,
@@ -131,6 +135,7 @@ impl Report {
             end: trace.end.clone(),
             request: trace.request.clone(),
             connection: trace.connection.clone(),
+            started_unix_ms: trace.started_unix_ms,
             delivery,
         }
     }

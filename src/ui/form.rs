@@ -32,6 +32,8 @@ pub struct FormState {
     vs_model: RwSignal<String>,
     /// Runs per target.
     repeat: RwSignal<String>,
+    /// Send A and B of a round at the same time.
+    at_once: RwSignal<bool>,
     headers_s: RwSignal<String>,
     first_byte_s: RwSignal<String>,
     idle_s: RwSignal<String>,
@@ -57,6 +59,7 @@ impl FormState {
             vs_url: RwSignal::new(c.vs_url.unwrap_or_default()),
             vs_model: RwSignal::new(c.vs_model.unwrap_or_default()),
             repeat: RwSignal::new(c.repeat.to_string()),
+            at_once: RwSignal::new(c.at_once),
             headers_s: s(c.timeouts_s.headers_s),
             first_byte_s: s(c.timeouts_s.first_byte_s),
             idle_s: s(c.timeouts_s.idle_s),
@@ -81,6 +84,7 @@ impl FormState {
             vs_url: Some(self.vs_url.get_untracked().trim().to_string()).filter(|u| !u.is_empty()),
             vs_model: Some(self.vs_model.get_untracked().trim().to_string()).filter(|m| !m.is_empty()),
             repeat: self.repeat.get_untracked().trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_REPEAT),
+            at_once: self.at_once.get_untracked(),
             timeouts_s: TimeoutsSeconds {
                 headers_s: secs(self.headers_s),
                 first_byte_s: secs(self.first_byte_s),
@@ -172,6 +176,22 @@ fn Field(
     }
 }
 
+/// A labelled checkbox bound to a signal.
+#[component]
+fn Check(label: &'static str, testid: &'static str, value: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <label class="field check">
+            <input
+                type="checkbox"
+                data-testid=testid
+                prop:checked=move || value.get()
+                on:change=move |ev| value.set(event_target_checked(&ev))
+            />
+            <span>{label}</span>
+        </label>
+    }
+}
+
 /// A labelled multi-line input bound to a signal.
 #[component]
 fn Area(label: &'static str, testid: &'static str, value: RwSignal<String>, rows: u32) -> impl IntoView {
@@ -240,6 +260,8 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                         <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
                         <Field label="Compare with URL (optional: same request, side B)" testid="input-vs" value=form.vs_url wide=true />
                         <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
+                    <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
+                        <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
                     </div>
                 }
             >
@@ -265,6 +287,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     <Area label="Prompt" testid="input-prompt" value=form.prompt rows=2 />
                     <Field label="Compare with model (optional, side B)" testid="input-vs-model" value=form.vs_model />
                     <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
+                    <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
                 </div>
             </Show>
             <details class="more">

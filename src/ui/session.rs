@@ -133,13 +133,18 @@ pub struct RunRecord {
     pub trace: Trace,
 }
 
-/// Browser-only state (JS handles, `Rc`s) that must not cross threads.
+/// Browser-only state (JS handles) that must not cross threads.
 struct Local {
-    trace: SharedTrace,
-    handle: Option<RunHandle>,
-    run_id: u64,
+    /// Runs in flight (one, or A and B at once).
+    handles: Vec<RunHandle>,
+    /// Bumped by every new campaign or import: drains of an older one stop.
+    campaign_id: u64,
     /// Runs still to do in this campaign.
     queue: VecDeque<(Side, RunSpec)>,
+    /// Start A and B of a round together instead of one after the other.
+    at_once: bool,
+    /// Runs of the current round not finished yet.
+    in_flight: usize,
 }
 
 /// Pause between the runs of a campaign, so one run's tail does not overlap the next one's start.
@@ -162,18 +167,25 @@ impl Session {
             config: RwSignal::new(None),
             imported: RwSignal::new(false),
             local: StoredValue::new_local(Local {
-                trace: Rc::new(RefCell::new(Trace::default())),
-                handle: None,
-                run_id: 0,
+                handles: Vec::new(),
+                campaign_id: 0,
                 queue: VecDeque::new(),
+                at_once: false,
+                in_flight: 0,
             }),
         }
     }
 
-    /// Measures `runs` one after the other (cancelling any campaign in progress); `compare` says how to
-    /// summarise two sides.
+    /// Measures `runs` in order (cancelling any campaign in progress): one after the other, or, with
+    /// `config.at_once`, each A with the B after it at the same time. `compare` says how to summarise
+    /// two sides.
     pub fn start_campaign(self, config: PageConfig, runs: Vec<(Side, RunSpec)>, compare: Option<CompareSetup>) {
         self.cancel();
+        let at_once = config.at_once && compare.is_some();
+        self.local.update_value(|l| {
+            l.campaign_id += 1;
+            l.at_once = at_once;
+        });
         self.config.set(Some(config));
         self.imported.set(false);
         self.records.set(Vec::new());
@@ -185,14 +197,24 @@ impl Session {
         self.next();
     }
 
-    /// Starts the next queued run, or ends the campaign when none is left.
+    /// Starts the next round (one run, or A and B at once), or ends the campaign when none is left.
     fn next(self) {
-        match self.local.try_update_value(|l| l.queue.pop_front()).flatten() {
-            Some((side, spec)) => {
-                self.current_side.set(side);
-                self.start_one(spec);
-            }
-            None => self.finish_campaign(),
+        let round = self
+            .local
+            .try_update_value(|l| {
+                let take = if l.at_once { 2 } else { 1 };
+                let round: Vec<_> = (0..take).filter_map(|_| l.queue.pop_front()).collect();
+                l.in_flight = round.len();
+                round
+            })
+            .unwrap_or_default();
+        if round.is_empty() {
+            return self.finish_campaign();
+        }
+        // With two runs at once, the live panels follow the last one started.
+        let last = round.len() - 1;
+        for (i, (side, spec)) in round.into_iter().enumerate() {
+            self.start_one(side, spec, i == last);
         }
     }
 
@@ -211,6 +233,7 @@ impl Session {
     /// Shows an imported export exactly as it was: its report as stored, its traces re-drawn.
     pub fn show_export(self, export: Export) {
         self.cancel();
+        self.local.update_value(|l| l.campaign_id += 1);
         let records: Vec<RunRecord> = export
             .runs
             .into_iter()
@@ -249,53 +272,63 @@ impl Session {
         self.state.set(state);
     }
 
-    /// A run ended: keep it, then go on with the campaign.
+    /// A run ended: keep it; once the round is over, go on with the campaign.
     fn run_ended(self, record: RunRecord) {
         self.report.set(Some(record.report.clone()));
         self.records.update(|r| r.push(record));
         self.progress.update(|p| p.0 += 1);
-        self.local.update_value(|l| l.handle = None);
-        set_timeout(move || self.next(), std::time::Duration::from_millis(PAUSE_BETWEEN_RUNS_MS));
+        let round_over = self
+            .local
+            .try_update_value(|l| {
+                l.in_flight = l.in_flight.saturating_sub(1);
+                if l.in_flight == 0 {
+                    l.handles.clear();
+                }
+                l.in_flight == 0
+            })
+            .unwrap_or(false);
+        if round_over {
+            set_timeout(move || self.next(), std::time::Duration::from_millis(PAUSE_BETWEEN_RUNS_MS));
+        }
     }
 
-    /// Starts measuring one run.
-    fn start_one(self, spec: RunSpec) {
+    /// Starts measuring one run; `publish` makes it the one the live panels draw.
+    fn start_one(self, side: Side, spec: RunSpec, publish: bool) {
         let trace: SharedTrace = Rc::new(RefCell::new(Trace::default()));
         let (handle, run) = match start_run(spec, trace.clone()) {
             Ok(started) => started,
             Err(message) => {
                 self.start_error.set(Some(message));
-                self.local.update_value(|l| l.queue.clear());
+                self.cancel();
                 self.finish_campaign();
                 return;
             }
         };
-        let run_id = self.local.with_value(|l| l.run_id) + 1;
-        self.local.update_value(|l| {
-            l.trace = trace.clone();
-            l.handle = Some(handle);
-            l.run_id = run_id;
-        });
-        self.start_error.set(None);
-        self.report.set(None);
-        self.live.set(LiveView::default());
-        self.raw_rows.set(Vec::new());
+        let campaign_id = self.local.with_value(|l| l.campaign_id);
+        self.local.update_value(|l| l.handles.push(handle));
+        if publish {
+            self.current_side.set(side);
+            self.start_error.set(None);
+            self.report.set(None);
+            self.live.set(LiveView::default());
+            self.raw_rows.set(Vec::new());
+        }
         leptos::task::spawn_local(run);
-        let drain = Drain { session: self, run_id, trace, analyzer: None, fed_reads: 0, started_ms: now_ms() };
+        let drain = Drain { session: self, campaign_id, side, publish, trace, analyzer: None, fed_reads: 0, started_ms: now_ms() };
         drain.schedule();
     }
 
-    /// Cancels the campaign: the run in progress ends (its partial trace is kept and reported) and no
+    /// Cancels the campaign: the runs in flight end (their partial traces are kept and reported) and no
     /// further run starts.
     pub fn cancel(self) {
-        let handle = self
+        let handles = self
             .local
             .try_update_value(|l| {
                 l.queue.clear();
-                l.handle.take()
+                std::mem::take(&mut l.handles)
             })
-            .flatten();
-        if let Some(handle) = handle {
+            .unwrap_or_default();
+        for handle in handles {
             handle.cancel();
         }
     }
@@ -309,7 +342,10 @@ impl Session {
 /// The per-frame drain of one run.
 struct Drain {
     session: Session,
-    run_id: u64,
+    campaign_id: u64,
+    side: Side,
+    /// Whether this run feeds the live panels (only one does when A and B run at once).
+    publish: bool,
     trace: SharedTrace,
     analyzer: Option<Analyzer>,
     fed_reads: usize,
@@ -319,8 +355,8 @@ struct Drain {
 impl Drain {
     fn schedule(mut self) {
         request_animation_frame(move || {
-            // A newer run replaced this one: stop drawing the old trace.
-            if self.session.local.try_with_value(|l| l.run_id) != Some(self.run_id) {
+            // A newer campaign (or an import) replaced this one: stop drawing the old trace.
+            if self.session.local.try_with_value(|l| l.campaign_id) != Some(self.campaign_id) {
                 return;
             }
             if self.frame() {
@@ -332,6 +368,17 @@ impl Drain {
     /// Feeds new reads and publishes; returns whether the run is still going.
     fn frame(&mut self) -> bool {
         let trace = self.trace.borrow();
+        if !self.publish {
+            // Not drawn live: only wait for the end, then record it like any run.
+            if trace.end.is_none() {
+                return true;
+            }
+            let record =
+                RunRecord { side: self.side, report: Report::from_trace(&trace), live: LiveView::from_trace(&trace), trace: trace.clone() };
+            drop(trace);
+            self.session.run_ended(record);
+            return false;
+        }
         let analyzer = self
             .analyzer
             .get_or_insert_with(|| Analyzer::new(trace.header("content-type")));
@@ -351,13 +398,13 @@ impl Drain {
         if !new_rows.is_empty() {
             self.session.raw_rows.update(|rows| rows.extend(new_rows));
         }
-        self.session.live.set(live);
         if trace.end.is_none() {
+            self.session.live.set(live);
             return true;
         }
+        self.session.live.set(live.clone());
         let report = Report::from_trace(&trace);
-        let live = self.session.live.get_untracked();
-        let record = RunRecord { side: self.session.current_side.get_untracked(), report, live, trace: trace.clone() };
+        let record = RunRecord { side: self.side, report, live, trace: trace.clone() };
         drop(trace);
         self.session.run_ended(record);
         false
