@@ -35,4 +35,4 @@ cleanup
 trap - EXIT
 
 step "end to end: the release page in headless Chromium, against the lab directly and through nginx"
-STREAMSCOPE_DIST="$PWD/dist" cargo test --locked -p streamscope-e2e --test e2e --test paths --test compare
+STREAMSCOPE_DIST="$PWD/dist" cargo test --locked -p streamscope-e2e --tests

@@ -49,7 +49,7 @@ async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
         let params = "tokens=50&cadence_ms=20&first_ms=300&pad=200";
         let direct = page.lab_url(&format!("/v1/chat/completions?{params}"));
         let proxied = proxies.stream_url(Proxy::Defaults, params);
-        let query = format!("{}", page.query_for(&direct, &format!("vs={}", encode_component(&proxied))));
+        let query = page.query_for(&direct, &format!("vs={}", encode_component(&proxied)));
         let report = page.run_page(&query).await;
         assert_eq!(report["subject"], "path", "{report:#}");
         assert_eq!(report["a"]["verdict"], "streaming", "{report:#}");

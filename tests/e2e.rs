@@ -139,7 +139,7 @@ async fn unreachable_endpoint_ends_in_error_or_failed() {
         let report = page.run_report(&query).await;
         assert_eq!(report.state, "error", "{}", report.text);
         assert_eq!(report.json["verdict"], "failed", "{}", report.text);
-        assert!(finding_codes(&report.json).iter().any(|c| c == "network_error"), "{}", report.text);
+        assert!(finding_codes(&report.json).iter().any(|c| c == "unreachable"), "{}", report.text);
         assert!(report.json["ttft_ms"].is_null() && report.json["status"].is_null(), "{}", report.text);
     })
     .await;

@@ -6,14 +6,16 @@
 //! parses SSE, JSON lines or raw text, picks the dialect from the first decisive message, and turns every
 //! message into [`StreamEvent`]s stamped with the time and index of the read that completed it.
 //!
-//! Dialects: SSE whose data is JSON with `choices` is `openai-chat`; SSE whose data is not JSON is
-//! `sse-text` (each non-empty data is content); JSON lines with `message`/`response`/`done` are `ollama`
-//! (JSON lines with `choices` are `openai-chat`); raw framing is `raw` (each read's text is one content
-//! event, UTF-8 decoded across reads). Inside an `openai-chat` stream a payload that is not a JSON object
-//! (and not `[DONE]`) is malformed, and parsing goes on.
+//! Dialects: SSE whose data is JSON is `openai-chat`, `openai-responses`, `anthropic` or `gemini` (see
+//! [`crate::dialects`]); SSE whose data is not JSON is `sse-text` (each non-empty data is content); JSON
+//! lines with `message`/`response`/`done` are `ollama` (JSON lines with `choices` are `openai-chat`); raw
+//! framing is `raw` (each read's text is one content event, UTF-8 decoded across reads). Inside a JSON
+//! dialect a payload that is not a JSON object (and not `[DONE]`) is malformed, and parsing goes on.
+//! Usage reports are merged (later counts win, earlier ones stay), since some dialects split them.
 
 use serde::{Deserialize, Serialize};
 
+use crate::dialects;
 use crate::event::{Dialect, EventKind, StreamEvent};
 use crate::framing::{Framing, FramingDecision, FramingDetector};
 use crate::lines::LineSplitter;
@@ -101,7 +103,10 @@ impl Analysis {
             EventKind::Content(s) => self.text.push_str(s),
             EventKind::Reasoning(s) => self.reasoning_text.push_str(s),
             EventKind::KeepAlive => self.keepalive_comments += 1,
-            EventKind::Usage(u) => self.usage = Some(u.clone()),
+            EventKind::Usage(u) => match &mut self.usage {
+                Some(old) => old.merge(u),
+                None => self.usage = Some(u.clone()),
+            },
             EventKind::Finish(f) => self.finish_reason = Some(f.clone()),
             EventKind::Done => self.saw_done = true,
             EventKind::StreamError(m) => self.stream_errors.push(m.clone()),
@@ -158,7 +163,7 @@ impl Analysis {
         self.count_message(read_index);
         if event.as_deref() == Some("error") {
             let msg = match openai::classify_payload(&data) {
-                Payload::Object(v) => openai::error_message(&v).unwrap_or(data),
+                Payload::Object(v) => dialects::error_message(&v).unwrap_or(data),
                 _ if data.trim().is_empty() => "error event without data".to_string(),
                 _ => data,
             };
@@ -174,21 +179,22 @@ impl Analysis {
             return;
         }
         // Empty data carries nothing and decides nothing; whitespace is text unless the stream is JSON.
-        if data.is_empty() || (self.dialect == Dialect::OpenaiChat && data.trim().is_empty()) {
+        if data.is_empty() || (self.dialect.is_json() && data.trim().is_empty()) {
             self.emit(at_ms, read_index, EventKind::Empty, None);
             return;
         }
         match openai::classify_payload(&data) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Object(v) => {
-                if self.dialect == Dialect::Unknown && openai::is_chat_chunk(&v) {
-                    self.dialect = Dialect::OpenaiChat;
+                if self.dialect == Dialect::Unknown {
+                    if let Some(d) = dialects::detect(&v, event.as_deref()) {
+                        self.dialect = d;
+                    }
                 }
-                self.emit_facts(at_ms, read_index, openai::chunk_facts(&v));
+                let facts = dialects::facts(self.dialect, &v, event.as_deref());
+                self.emit_facts(at_ms, read_index, facts);
             }
-            Payload::Other if self.dialect == Dialect::OpenaiChat => {
-                self.malformed(at_ms, read_index, &data)
-            }
+            Payload::Other if self.dialect.is_json() => self.malformed(at_ms, read_index, &data),
             Payload::Other => {
                 if data.trim_start().starts_with('{') {
                     // Broken JSON: do not let it turn a JSON stream into a text stream.

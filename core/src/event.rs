@@ -20,9 +20,9 @@ pub enum EventKind {
     KeepAlive,
     /// Token usage reported by the server.
     Usage(Usage),
-    /// Why generation stopped (`finish_reason`, Ollama `done_reason`).
+    /// Why generation stopped, in OpenAI's words (`stop`, `length`, ...; see [`crate::stop_reason`]).
     Finish(String),
-    /// The end marker (`[DONE]`).
+    /// The dialect's end marker (`[DONE]`, Responses `response.completed`, Anthropic `message_stop`).
     Done,
     /// An error the server reported inside the stream.
     StreamError(String),
@@ -74,6 +74,12 @@ impl StreamEvent {
 pub enum Dialect {
     /// OpenAI chat-completions chunks (`choices[].delta`), over SSE or JSON lines.
     OpenaiChat,
+    /// OpenAI Responses API events (`response.output_text.delta`, `response.completed`, ...).
+    OpenaiResponses,
+    /// Anthropic Messages events (`message_start`, `content_block_delta`, `message_stop`, ...).
+    Anthropic,
+    /// Gemini `streamGenerateContent?alt=sse` chunks (`candidates[].content.parts`, `usageMetadata`).
+    Gemini,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -86,10 +92,19 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// The name used in reports (`openai-chat`, `sse-text`, `ollama`, `raw`, `unknown`).
+    /// Whether the dialect's messages are JSON objects (every dialect but `sse-text`, `raw`, `unknown`).
+    pub fn is_json(self) -> bool {
+        !matches!(self, Dialect::SseText | Dialect::Raw | Dialect::Unknown)
+    }
+
+    /// The name used in reports (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `sse-text`,
+    /// `ollama`, `raw`, `unknown`).
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenaiChat => "openai-chat",
+            Dialect::OpenaiResponses => "openai-responses",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -106,6 +121,9 @@ mod tests {
     fn dialect_serde_names_follow_design() {
         for d in [
             Dialect::OpenaiChat,
+            Dialect::OpenaiResponses,
+            Dialect::Anthropic,
+            Dialect::Gemini,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

@@ -1,7 +1,10 @@
 //! Findings: plain-English explanations of what went wrong (or what is worth knowing) in a run, each
 //! with a stable snake_case code, a severity, the evidence it rests on, and the fix where there is one.
 //!
-//! Codes: `http_error`, `network_error`, `timeout_headers`, `timeout_first_byte`, `stall`,
+//! Codes: the HTTP triage of [`crate::triage_http`] (`proxy_error_page`, `auth`, `model_not_found`,
+//! `rate_limited`, `http_error`), the URL triage of [`crate::triage_url`] (`doubled_v1`, `path_suffix`,
+//! `missing_v1`, `mixed_content`, `url_whitespace`, `trailing_slash`), `cors` / `unreachable` from
+//! [`crate::triage_net`] (else `network_error`), `timeout_headers`, `timeout_first_byte`, `stall`,
 //! `timeout_total`, `cancelled`, `no_content`, `stream_error`, `collected`, then the path findings of
 //! [`crate::path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
 //! `slow_first_token`), `truncated`, `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line`,
@@ -11,15 +14,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::analyzer::{truncate_chars, Analysis};
+use crate::analyzer::Analysis;
 use crate::delivery::DeliveryStats;
 use crate::event::{Dialect, EventKind};
 use crate::framing::Framing;
 use crate::metrics::Metrics;
-use crate::openai;
 use crate::path::{collected_causes, path_findings};
+use crate::stop_reason;
 use crate::trace::{TimeoutKind, Trace, TraceEnd};
-use crate::utf8::decode_lossy;
+use crate::{triage_http, triage_net, triage_url};
 use crate::verdict::Verdict;
 
 /// How much a finding matters.
@@ -82,6 +85,10 @@ impl Finding {
     }
 }
 
+/// Said by every time-out and cancel finding: what arrived before is not thrown away.
+pub const PARTIAL_KEPT: &str = " Everything received until then is kept: the partial trace (its metrics, text \
+    and raw reads) is shown and exported.";
+
 /// The size above which a line is reported as long (64 KiB).
 pub const LONG_LINE_BYTES: usize = 64 * 1024;
 
@@ -105,76 +112,22 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Where the dialect puts an error inside its stream, for the `stream_error` detail.
+fn stream_error_words(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenaiResponses => " (an error event or response.failed)",
+        Dialect::Anthropic => " (an error event)",
+        Dialect::Gemini => " (an error object or a blocked prompt)",
+        Dialect::Ollama => " (an \"error\" line)",
+        _ => "",
+    }
+}
+
 fn framing_words(f: Framing) -> &'static str {
     match f {
         Framing::Sse => "SSE",
         Framing::Ndjson => "JSON lines",
         Framing::Raw => "raw text",
-    }
-}
-
-/// The server's error message in an HTTP error body: an OpenAI-style `error`, a `message` or `detail`
-/// string, or else the start of the body text.
-pub fn http_error_message(trace: &Trace) -> Option<String> {
-    let body: Vec<u8> = trace
-        .reads
-        .iter()
-        .flat_map(|r| r.bytes.iter().copied())
-        .collect();
-    let (text, _) = decode_lossy(&body);
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
-    }
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
-        if let Some(m) = openai::error_message(&v) {
-            return Some(truncate_chars(&m, 300));
-        }
-        for key in ["message", "detail"] {
-            if let Some(m) = v.get(key).and_then(Value::as_str) {
-                return Some(truncate_chars(m, 300));
-            }
-        }
-    }
-    Some(truncate_chars(text, 200))
-}
-
-fn http_fix(status: u16, message: &str) -> String {
-    let lower = message.to_ascii_lowercase();
-    match status {
-        400 if lower.contains("model") => "The model id is probably wrong: copy it exactly from the provider's \
-            models list (GET <base>/models) instead of typing it."
-            .into(),
-        400 | 422 => "The server rejected the request body: check the JSON fields (model, messages, stream, \
-            max_tokens) against the provider's API reference."
-            .into(),
-        401 => "The API key is missing, expired or wrong: check the Authorization header (`Bearer <key>`) and \
-            that the key has no stray spaces or line breaks."
-            .into(),
-        403 => "The key is not allowed to do this: check its permissions, the account's plan or region, and any \
-            IP allow-list or gateway policy in front of the API."
-            .into(),
-        404 => "The path is wrong: a base URL that already ends in /v1 plus a client that adds /v1 again gives \
-            /v1/v1/...; a proxy may also rewrite the path twice. Compare the URL with the documented endpoint."
-            .into(),
-        405 => "The method is not allowed here: chat completions need POST; check that the URL is the API, not a \
-            web page."
-            .into(),
-        408 | 504 | 524 => "A gateway gave up waiting for the model server: check that the upstream is up and not \
-            queueing, and raise the proxy's read time-out (nginx: proxy_read_timeout)."
-            .into(),
-        413 => "The request body is too large for the server or a proxy (nginx: client_max_body_size).".into(),
-        429 => "Rate limited or out of quota: lower the request rate or concurrency, check the account's quota, \
-            and retry after the time in the Retry-After header."
-            .into(),
-        500 => "The server failed while handling the request: check its logs; retry once and report it to the \
-            provider if it persists."
-            .into(),
-        502 | 503 => "A proxy could not get an answer from the model server, or the server is overloaded or \
-            starting: check that the upstream is up and the proxy points at the right address and port."
-            .into(),
-        400..=499 => "The server refused the request: check the URL, the key and the request body.".into(),
-        _ => "The server or a proxy in front of it failed: check their logs.".into(),
     }
 }
 
@@ -264,20 +217,14 @@ pub fn diagnose_with(
         "content_chars": metrics.content_chars, "last_read_ms": metrics.total_ms,
     });
 
-    if let Some(status) = trace.status.filter(|&s| s >= 400) {
-        let message = http_error_message(trace);
-        let detail = match &message {
-            Some(m) => format!("The server answered HTTP {status}: {m}"),
-            None => format!("The server answered HTTP {status} with an empty body."),
-        };
-        out.push(
-            Finding::new("http_error", Severity::Error, format!("HTTP {status}"), detail)
-                .fix(http_fix(status, message.as_deref().unwrap_or("")))
-                .evidence(json!({"status": status, "message": message, "retry_after": trace.header("retry-after")})),
-        );
-    }
+    // HTTP errors (auth, model_not_found, rate_limited, proxy_error_page, http_error) and URL mistakes.
+    out.extend(triage_http::http_finding(trace));
+    out.extend(triage_url::request_url_findings(trace));
+    // A failed fetch told apart by the page's no-cors probe (cors, unreachable); network_error without one.
+    let probed_network = triage_net::network_finding(trace);
 
     match &trace.end {
+        Some(TraceEnd::NetworkError { .. }) if probed_network.is_some() => out.extend(probed_network),
         Some(TraceEnd::NetworkError {
             at_ms,
             message,
@@ -381,7 +328,9 @@ pub fn diagnose_with(
                      a total one, so long answers that keep flowing are not cut off.",
                 ),
             };
-            out.push(f.evidence(ev));
+            let mut f = f.evidence(ev);
+            f.detail.push_str(PARTIAL_KEPT);
+            out.push(f);
         }
         Some(TraceEnd::Cancelled { at_ms }) => out.push(
             Finding::new(
@@ -389,7 +338,7 @@ pub fn diagnose_with(
                 Severity::Warning,
                 "The run was cancelled",
                 format!(
-                    "The run was cancelled at {} before the stream ended. By then: {received}.",
+                    "The run was cancelled at {} before the stream ended. By then: {received}.{PARTIAL_KEPT}",
                     fmt_ms(*at_ms)
                 ),
             )
@@ -425,7 +374,8 @@ pub fn diagnose_with(
                     analysis.dialect.as_str()
                 ),
                 "Check the request (model, messages) and the response format: streamscope reads OpenAI chat \
-                 chunks, Ollama lines, SSE text and raw text."
+                 chunks, OpenAI Responses, Anthropic Messages and Gemini events, Ollama lines, SSE text and raw \
+                 text."
                     .to_string(),
             )
         };
@@ -445,8 +395,9 @@ pub fn diagnose_with(
                 Severity::Error,
                 "The server sent an error inside the stream",
                 format!(
-                    "The stream carried {}: {}",
+                    "The stream carried {}{}: {}",
                     plural(n, "error", "errors"),
+                    stream_error_words(analysis.dialect),
                     analysis.stream_errors[0]
                 ),
             )
@@ -454,7 +405,7 @@ pub fn diagnose_with(
                 "The response started fine but the server reported an error mid-way (overload, rate limit, content \
                  filter, upstream failure): see the message and the server's logs.",
             )
-            .evidence(json!({"count": n, "messages": analysis.stream_errors})),
+            .evidence(json!({"count": n, "messages": analysis.stream_errors, "dialect": analysis.dialect})),
         );
     }
 
@@ -464,18 +415,9 @@ pub fn diagnose_with(
     }
     out.extend(path);
 
-    let finish_dialect = matches!(analysis.dialect, Dialect::OpenaiChat | Dialect::Ollama);
-    if complete
-        && !http_failed
-        && finish_dialect
-        && !analysis.saw_done
-        && analysis.finish_reason.is_none()
-    {
-        let marker = if analysis.dialect == Dialect::Ollama {
-            "a \"done\": true line"
-        } else {
-            "[DONE] and without a finish_reason"
-        };
+    let missing_end = stop_reason::end_marker(analysis.dialect)
+        .filter(|_| !stop_reason::ended_properly(analysis));
+    if let Some(marker) = missing_end.filter(|_| complete && !http_failed) {
         out.push(
             Finding::new(
                 "truncated",
@@ -493,16 +435,17 @@ pub fn diagnose_with(
     }
 
     if analysis.finish_reason.as_deref() == Some("length") {
+        let (said, limit) = stop_reason::limit_words(analysis.dialect);
         out.push(
             Finding::new(
                 "max_tokens",
                 Severity::Warning,
                 "The answer hit the token limit",
-                "The model stopped because it reached the token limit (finish_reason: length); the answer is cut off.",
+                format!("The model stopped because it reached the token limit ({said}); the answer is cut off."),
             )
-            .fix("Raise max_tokens (max_completion_tokens), or ask for a shorter answer.")
+            .fix(format!("Raise {limit}, or ask for a shorter answer."))
             .evidence(json!({"finish_reason": "length", "completion_tokens":
-                analysis.usage.as_ref().and_then(|u| u.completion_tokens)})),
+                analysis.usage.as_ref().and_then(|u| u.completion_tokens), "dialect": analysis.dialect})),
         );
     }
 
@@ -637,7 +580,11 @@ pub fn diagnose_with(
                 "Keep-alive comments",
                 format!(
                     "{} arrived; they count for TTFB, not for TTFT.",
-                    plural(n, "SSE comment line", "SSE comment lines")
+                    if analysis.dialect == Dialect::Anthropic {
+                        plural(n, "keep-alive (ping event or SSE comment)", "keep-alives (ping events or SSE comments)")
+                    } else {
+                        plural(n, "SSE comment line", "SSE comment lines")
+                    }
                 ),
             )
             .evidence(json!({"count": n})),
@@ -730,7 +677,7 @@ mod tests {
     }
 
     #[test]
-    fn http_error_with_openai_error_body() {
+    fn unknown_model_is_model_not_found_not_a_generic_http_error() {
         let body = "{\"error\":{\"message\":\"The model `gpt-x` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}";
         let t = trace(
             "application/json",
@@ -738,16 +685,16 @@ mod tests {
             vec![(90.0, body.into())],
             complete(91.0),
         );
-        let f = find(&t, "http_error");
+        let f = find(&t, "model_not_found");
         assert_eq!(f.severity, Severity::Error);
         assert!(f.detail.contains("does not exist"), "{}", f.detail);
         assert!(f.fix.unwrap().contains("models list"));
         assert_eq!(f.evidence["status"], 400);
-        assert_eq!(codes(&t), vec!["http_error"]);
+        assert_eq!(codes(&t), vec!["model_not_found"]);
     }
 
     #[test]
-    fn http_404_and_401_fixes() {
+    fn http_404_is_http_error_and_401_is_auth() {
         let t = trace(
             "text/plain",
             404,
@@ -756,9 +703,44 @@ mod tests {
         );
         assert!(find(&t, "http_error").fix.unwrap().contains("/v1/v1"));
         let t = trace("application/json", 401, vec![], complete(91.0));
-        let f = find(&t, "http_error");
-        assert!(f.detail.contains("empty body"));
+        let f = find(&t, "auth");
         assert!(f.fix.unwrap().contains("API key"));
+        assert_eq!(codes(&t), vec!["auth"]);
+    }
+
+    #[test]
+    fn url_mistakes_join_the_http_error() {
+        let mut t = trace("text/plain", 404, vec![(90.0, "not found".into())], complete(91.0));
+        t.request.url = "http://h/v1/v1/chat/completions".into();
+        assert_eq!(codes(&t), vec!["http_error", "doubled_v1"]);
+    }
+
+    #[test]
+    fn probed_network_errors_are_cors_or_unreachable() {
+        let mut t = Trace {
+            end: Some(TraceEnd::NetworkError { at_ms: 12.0, message: "Failed to fetch".into(), during_body: false }),
+            ..Trace::default()
+        };
+        t.probes.no_cors_reached = Some(true);
+        assert_eq!(codes(&t), vec!["cors"]);
+        t.probes.no_cors_reached = Some(false);
+        assert_eq!(codes(&t), vec!["unreachable"]);
+    }
+
+    #[test]
+    fn time_outs_and_cancel_say_the_partial_trace_is_kept() {
+        let ends = [
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Headers, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::FirstByte, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Idle, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Total, limit_ms: 4000.0 },
+            TraceEnd::Cancelled { at_ms: 300.0 },
+        ];
+        for end in ends {
+            let t = sse(vec![(100.0, content("a"))], end);
+            let f = &findings(&t)[0];
+            assert!(f.detail.contains("partial trace"), "{}: {}", f.code, f.detail);
+        }
     }
 
     #[test]

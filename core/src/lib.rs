@@ -5,11 +5,14 @@
 //!
 //! - [`analyzer`] turns reads into token-level [`event`]s, incrementally (the UI drives it live) or over
 //!   a whole trace ([`analyze`]), using [`framing`] detection, the [`sse`] parser (over [`lines`] and
-//!   [`utf8`]) and the protocol adapters [`openai`] and [`ollama`] (which report [`usage`]);
+//!   [`utf8`]) and the protocol adapters [`openai`], [`responses`], [`anthropic`], [`gemini`] and
+//!   [`ollama`] (picked by [`dialects`]; they report [`usage`] and [`stop_reason`]s);
 //! - [`metrics`] derives TTFB, TTFT, TPOT, ITL and the rest (with [`stats`]);
 //! - [`delivery`] works out how content was delivered (bursts, read sizes, hold times);
 //! - [`verdict`] classifies the run and [`finding`] explains it (with [`path`] for the path between the
 //!   model and the browser);
+//! - [`triage_url`], [`triage_http`] (over [`error_body`]) and [`triage_net`] name why a call failed
+//!   (URL mistakes, HTTP errors, CORS vs unreachable);
 //! - [`report`] assembles the JSON report of the automation contract;
 //! - [`page_config`] reads the page's query parameters (the contract on the way in).
 //!
@@ -17,13 +20,17 @@
 //! finding.
 
 pub mod analyzer;
+pub mod anthropic;
 pub mod campaign;
 pub mod compare;
 pub mod delivery;
+pub mod error_body;
+pub mod dialects;
 pub mod event;
 pub mod export;
 pub mod finding;
 pub mod framing;
+pub mod gemini;
 pub mod lines;
 pub mod markdown;
 pub mod metrics;
@@ -33,10 +40,15 @@ pub mod page_config;
 pub mod path;
 pub mod presets;
 pub mod report;
+pub mod responses;
 pub mod runs;
 pub mod sse;
 pub mod stats;
+pub mod stop_reason;
 pub mod trace;
+pub mod triage_http;
+pub mod triage_net;
+pub mod triage_url;
 pub mod usage;
 pub mod utf8;
 pub mod verdict;

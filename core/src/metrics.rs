@@ -2,13 +2,15 @@
 //!
 //! All times are ms since `fetch()` was called. TTFB is the first body byte of any kind (the first read);
 //! TTFT is the first non-empty content event; TPOT = (t_last_content - t_first_content) / (N - 1) with
-//! N = `usage.completion_tokens` when the server sent it (and it is above zero), else the number of
+//! N = `usage.completion_tokens` less `reasoning_tokens` (when the server reports them: the content span
+//! holds no reasoning) when the server sent it (and it is above zero), else the number of
 //! content events (vLLM/AIPerf convention, first token excluded); ITL is every gap between consecutive
 //! content events; total is the last byte (the last read).
 
 use serde::{Deserialize, Serialize};
 
 use crate::analyzer::Analysis;
+use crate::event::Dialect;
 use crate::stats::Percentiles;
 use crate::trace::Trace;
 use crate::usage::Usage;
@@ -17,7 +19,7 @@ use crate::usage::Usage;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TokenCountSource {
-    /// `usage.completion_tokens` as reported by the server.
+    /// `usage.completion_tokens` (less `reasoning_tokens` when reported) as sent by the server.
     Usage,
     /// The number of content events (each counted as one token).
     Events,
@@ -31,6 +33,14 @@ pub enum CacheSource {
     Deepseek,
     /// OpenAI `prompt_tokens_details.cached_tokens` out of `prompt_tokens`.
     Openai,
+    /// OpenAI Responses `input_tokens_details.cached_tokens` out of `input_tokens`.
+    #[serde(rename = "openai-responses")]
+    OpenaiResponses,
+    /// Anthropic: hit = `cache_read_input_tokens`; miss = `input_tokens` + `cache_creation_input_tokens`
+    /// (tokens written to the cache were not served from it).
+    Anthropic,
+    /// Gemini `cachedContentTokenCount` out of `promptTokenCount`.
+    Gemini,
 }
 
 /// Prompt-cache figures of one run.
@@ -50,6 +60,14 @@ impl CacheStats {
     /// Cache figures from a usage report: DeepSeek's hit/miss fields, else OpenAI's `cached_tokens` out of
     /// `prompt_tokens`; `None` when the server reported neither.
     pub fn from_usage(usage: &Usage) -> Option<CacheStats> {
+        if usage.cache_read_input_tokens.is_some() || usage.cache_creation_input_tokens.is_some() {
+            let hit = usage.cache_read_input_tokens.unwrap_or(0);
+            let miss = match usage.prompt_tokens {
+                Some(prompt) => prompt.saturating_sub(hit),
+                None => usage.cache_creation_input_tokens.unwrap_or(0),
+            };
+            return Some(CacheStats::of(hit, miss, CacheSource::Anthropic));
+        }
         let (hit, miss, source) = match (
             usage.prompt_cache_hit_tokens,
             usage.prompt_cache_miss_tokens,
@@ -71,14 +89,31 @@ impl CacheStats {
                 (cached, prompt.saturating_sub(cached), CacheSource::Openai)
             }
         };
+        Some(CacheStats::of(hit, miss, source))
+    }
+
+    /// Like [`CacheStats::from_usage`], naming the source after the dialect that reported
+    /// `cached_tokens` (OpenAI chat, Responses or Gemini all use that field).
+    pub fn from_usage_in(usage: &Usage, dialect: Dialect) -> Option<CacheStats> {
+        let mut stats = CacheStats::from_usage(usage)?;
+        if stats.source == CacheSource::Openai {
+            match dialect {
+                Dialect::OpenaiResponses => stats.source = CacheSource::OpenaiResponses,
+                Dialect::Gemini => stats.source = CacheSource::Gemini,
+                _ => {}
+            }
+        }
+        Some(stats)
+    }
+
+    fn of(hit: u64, miss: u64, source: CacheSource) -> CacheStats {
         let total = hit.saturating_add(miss);
-        let hit_ratio = (total > 0).then(|| hit as f64 / total as f64);
-        Some(CacheStats {
+        CacheStats {
             hit_tokens: hit,
             miss_tokens: miss,
-            hit_ratio,
+            hit_ratio: (total > 0).then(|| hit as f64 / total as f64),
             source,
-        })
+        }
     }
 }
 
@@ -144,7 +179,7 @@ impl Metrics {
         let usage_n = analysis
             .usage
             .as_ref()
-            .and_then(|u| u.completion_tokens)
+            .and_then(Usage::answer_tokens)
             .filter(|&n| n > 0);
         let (n, source) = match usage_n {
             Some(n) => (n, Some(TokenCountSource::Usage)),
@@ -190,7 +225,10 @@ impl Metrics {
             content_chars: analysis.text.chars().count(),
             output_tokens_per_s,
             e2e_tokens_per_s,
-            cache: analysis.usage.as_ref().and_then(CacheStats::from_usage),
+            cache: analysis
+                .usage
+                .as_ref()
+                .and_then(|u| CacheStats::from_usage_in(u, analysis.dialect)),
         }
     }
 }
@@ -373,6 +411,53 @@ mod tests {
             ..Usage::default()
         };
         assert_eq!(CacheStats::from_usage(&zero).unwrap().hit_ratio, None);
+    }
+
+    #[test]
+    fn cache_stats_anthropic_responses_gemini() {
+        let anthropic = Usage {
+            prompt_tokens: Some(2100),
+            cache_read_input_tokens: Some(2048),
+            cache_creation_input_tokens: Some(30),
+            ..Usage::default()
+        };
+        let c = CacheStats::from_usage(&anthropic).unwrap();
+        assert_eq!(
+            (c.hit_tokens, c.miss_tokens, c.source),
+            (2048, 52, CacheSource::Anthropic)
+        );
+        let cached = Usage {
+            prompt_tokens: Some(100),
+            cached_tokens: Some(75),
+            ..Usage::default()
+        };
+        for (dialect, source) in [
+            (Dialect::OpenaiChat, CacheSource::Openai),
+            (Dialect::OpenaiResponses, CacheSource::OpenaiResponses),
+            (Dialect::Gemini, CacheSource::Gemini),
+        ] {
+            let c = CacheStats::from_usage_in(&cached, dialect).unwrap();
+            assert_eq!((c.hit_ratio, c.source), (Some(0.75), source));
+        }
+        assert_eq!(
+            serde_json::to_value(CacheSource::OpenaiResponses).unwrap(),
+            "openai-responses"
+        );
+    }
+
+    #[test]
+    fn usage_n_leaves_reasoning_tokens_out() {
+        let mut reads = fifty_events();
+        reads.push((
+            1300.0,
+            "data: {\"choices\":[],\"usage\":{\"completion_tokens\":80,\"completion_tokens_details\":{\"reasoning_tokens\":30}}}\n\n"
+                .into(),
+        ));
+        let m = metrics(&sse_trace(reads));
+        assert_eq!(
+            (m.tpot_n, m.tpot_n_source, m.tpot_ms),
+            (Some(50), Some(TokenCountSource::Usage), Some(20.0))
+        );
     }
 
     #[test]

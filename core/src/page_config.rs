@@ -263,6 +263,15 @@ pub fn models_probe_urls(request_url: &str) -> Vec<String> {
     vec![format!("{base}/models"), format!("{base}/v1/models")]
 }
 
+/// `body` (a JSON object) with its `model` replaced by `model`; `None` when the body is not a JSON object
+/// with a `model` field.
+pub fn body_with_model(body: &str, model: &str) -> Option<String> {
+    let mut v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let slot = v.as_object_mut()?.get_mut("model")?;
+    *slot = serde_json::Value::from(model);
+    Some(v.to_string())
+}
+
 /// Model ids from an OpenAI-style `GET /models` answer (`{"data": [{"id": …}]}`), or Ollama's
 /// `{"models": [{"name": …}]}`; empty for anything else.
 pub fn model_ids(body: &str) -> Vec<String> {
@@ -412,6 +421,14 @@ mod tests {
         );
         assert_eq!(models_probe_urls(" http://h/v1/messages/ ")[0], "http://h/v1/models");
         assert!(models_probe_urls("not a url").is_empty());
+    }
+
+    #[test]
+    fn body_with_model_replaces_only_the_model() {
+        let b = body_with_model(r#"{"model":"x","stream":true}"#, "y").unwrap();
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&b).unwrap(), serde_json::json!({"model":"y","stream":true}));
+        assert_eq!(body_with_model(r#"{"stream":true}"#, "y"), None);
+        assert_eq!(body_with_model("not json", "y"), None);
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! Recorded streams parse identically however the network splits them into reads: every fixture split
-//! at every single byte boundary, and at arbitrary sets of boundaries (proptest).
+//! Recorded streams parse identically however the network splits them into reads: every fixture (every
+//! dialect: OpenAI chat and Responses, Anthropic, Gemini, Ollama chat and generate, SSE text, raw text)
+//! split at every single byte boundary, and at arbitrary sets of boundaries (proptest). What each
+//! dialect fixture parses to is checked in `dialect_fixtures.rs`.
 
 use proptest::prelude::*;
 use streamscope_core::sse::SseParser;
@@ -51,14 +53,39 @@ const RAW: Fixture = Fixture {
     bytes: include_bytes!("fixtures/raw_text.txt"),
 };
 
+const RESPONSES: Fixture = Fixture {
+    name: "openai_responses.sse",
+    content_type: SSE,
+    bytes: include_bytes!("fixtures/openai_responses.sse"),
+};
+const ANTHROPIC: Fixture = Fixture {
+    name: "anthropic_messages.sse",
+    content_type: SSE,
+    bytes: include_bytes!("fixtures/anthropic_messages.sse"),
+};
+const GEMINI: Fixture = Fixture {
+    name: "gemini.sse",
+    content_type: SSE,
+    bytes: include_bytes!("fixtures/gemini.sse"),
+};
+const OLLAMA_GENERATE: Fixture = Fixture {
+    name: "ollama_generate.ndjson",
+    content_type: "application/x-ndjson",
+    bytes: include_bytes!("fixtures/ollama_generate.ndjson"),
+};
+
 /// Fixtures whose event sequence must not depend on read boundaries (raw text is split-dependent by
 /// design: each read is one content event).
-const FRAMED: [&Fixture; 5] = [
+const FRAMED: [&Fixture; 9] = [
     &DEEPSEEK_CRLF,
     &MIXED_ENDINGS,
     &INVALID_UTF8,
     &OLLAMA,
     &SSE_TEXT,
+    &RESPONSES,
+    &ANTHROPIC,
+    &GEMINI,
+    &OLLAMA_GENERATE,
 ];
 
 /// Everything about an analysis that must not depend on read boundaries.

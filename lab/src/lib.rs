@@ -5,12 +5,18 @@
 //! each SSE event leaves in exactly one `write_all` (chunk size line, data and CRLF together) on a socket
 //! with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like on the wire.
 //!
-//! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see [`settings`]),
-//! `/v1/models`, `/healthz`, and static files from [`LabConfig::static_dir`] for everything else.
+//! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see [`settings`]; other
+//! dialects with `dialect=`, see [`wire_dialect`]), the native streaming paths `/v1/responses`,
+//! `/v1/messages`, `/api/chat`, `/api/generate` and `/v1beta/models/{model}:streamGenerateContent`
+//! (the same timed stream in their dialect),
+//! `/v1/models` (`/models` and `/chat/completions` without `/v1` are 404s), `/healthz`, failure scenarios
+//! for triage (see [`triage`]), and static files from [`LabConfig::static_dir`] for everything else.
 
 pub mod body;
 pub mod chunks;
 mod conn;
+pub mod dialect_events;
+pub mod errors;
 pub mod passage;
 pub mod query;
 pub mod request;
@@ -21,6 +27,8 @@ pub mod settings;
 mod state;
 mod statics;
 mod stream;
+pub mod wire_dialect;
+pub mod triage;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -27,12 +27,20 @@ pub fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Builds a response head: status line, the CORS headers, then `headers`, then the blank line.
+tokio::task_local! {
+    /// Whether the responses written in this task carry the CORS headers (`cors=0` turns them off).
+    pub static CORS: bool;
+}
+
+/// Builds a response head: status line, the CORS headers (unless [`CORS`] is off for this task), then
+/// `headers`, then the blank line.
 pub fn head(status: u16, headers: &[(&str, String)]) -> Vec<u8> {
     let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status));
-    out.push_str("Access-Control-Allow-Origin: *\r\n");
-    out.push_str("Access-Control-Expose-Headers: *\r\n");
-    out.push_str("Timing-Allow-Origin: *\r\n");
+    if CORS.try_with(|on| *on).unwrap_or(true) {
+        out.push_str("Access-Control-Allow-Origin: *\r\n");
+        out.push_str("Access-Control-Expose-Headers: *\r\n");
+        out.push_str("Timing-Allow-Origin: *\r\n");
+    }
     for (name, value) in headers {
         out.push_str(name);
         out.push_str(": ");
@@ -109,7 +117,7 @@ pub fn openai_error(status: u16, message: &str) -> serde_json::Value {
         400 => ("invalid_request_error", "bad_request"),
         401 => ("invalid_request_error", "invalid_api_key"),
         403 => ("permission_error", "forbidden"),
-        404 => ("invalid_request_error", "model_not_found"),
+        404 => ("invalid_request_error", "not_found"),
         408 | 504 => ("timeout_error", "timeout"),
         413 => ("invalid_request_error", "request_too_large"),
         422 => ("invalid_request_error", "unprocessable"),

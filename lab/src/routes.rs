@@ -5,7 +5,8 @@ use tokio::net::TcpStream;
 use crate::request::Request;
 use crate::response::{openai_error, Fixed};
 use crate::state::State;
-use crate::{statics, stream};
+use crate::wire_dialect::WireDialect;
+use crate::{response, statics, stream, triage};
 
 /// Whether the connection may carry another request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,8 +17,18 @@ pub(crate) enum After {
     Close,
 }
 
-/// Answers `request`; streamed responses always close the connection.
+/// Answers `request`; streamed responses always close the connection. With `cors=0` in the query the
+/// answer (preflight included) carries no CORS header at all.
 pub(crate) async fn respond(
+    socket: &mut TcpStream,
+    request: &Request,
+    state: &State,
+) -> std::io::Result<After> {
+    let cors = !triage::cors_off(&request.query);
+    response::CORS.scope(cors, answer(socket, request, state)).await
+}
+
+async fn answer(
     socket: &mut TcpStream,
     request: &Request,
     state: &State,
@@ -29,13 +40,20 @@ pub(crate) async fn respond(
             stream::chat_completions(socket, request, state).await?;
             return Ok(After::Close);
         }
+        ("GET" | "POST", path) if WireDialect::for_path(path).is_some() => {
+            stream::chat_completions(socket, request, state).await?;
+            return Ok(After::Close);
+        }
         (_, "/v1/chat/completions" | "/stream") => {
             Fixed::json(405, &openai_error(405, "use GET or POST"))
                 .with_header("Allow", "GET, POST, OPTIONS")
         }
         ("GET" | "HEAD", "/v1/models") => Fixed::json(200, &models()),
+        // Without /v1 there is no API here (what a base URL missing /v1 runs into).
+        (_, "/models" | "/chat/completions") => not_found(request),
         ("GET" | "HEAD", "/healthz") => Fixed::text(200, "ok"),
         ("GET" | "HEAD", path) => statics::file(state.config.static_dir.as_deref(), path).await,
+        ("POST", _) => not_found(request),
         _ => Fixed::text(405, "method not allowed").with_header("Allow", "GET, HEAD, OPTIONS"),
     };
     fixed
@@ -65,11 +83,17 @@ fn preflight(request: &Request) -> Fixed {
         .with_header("Access-Control-Max-Age", "600")
 }
 
+/// OpenAI's answer to an unknown API path.
+fn not_found(request: &Request) -> Fixed {
+    let message = format!("Invalid URL ({} {})", request.method, request.path);
+    Fixed::json(404, &openai_error(404, &message))
+}
+
 /// The `/v1/models` list.
 fn models() -> serde_json::Value {
     let model = |id: &str| serde_json::json!({ "id": id, "object": "model", "owned_by": "streamscope-lab" });
     serde_json::json!({
         "object": "list",
-        "data": [model("streamscope-lab"), model("lab-10ms"), model("lab-40ms")],
+        "data": triage::MODEL_IDS.iter().map(|id| model(id)).collect::<Vec<_>>(),
     })
 }

@@ -10,7 +10,7 @@
 //! | `usage` | 1 | final chunk with `usage`, before `data: [DONE]` |
 //! | `mode` | `stream` | `stream`, `collect`, `raw`, `malformed`, `stall`, `bursts` |
 //! | `stall_after` | 5 | content events before a `stall` goes silent |
-//! | `status` | — | answer with this HTTP status (400-599) and an OpenAI error body |
+//! | `status` | — | answer with this HTTP status (400-599) and an error body (`error_style`, `retry_after`, `html_error`, `require_key`, `model_check`, `cors`: see [`crate::triage`]) |
 //! | `ct` | — | `sse`: label `raw` mode `text/event-stream` |
 //! | `split_utf8` | 0 | send each event holding a multi-byte character as two writes, 5 ms apart, split inside the character |
 //! | `burst_every_ms` | 500 | `bursts`: hold events and release everything held every N ms (from the request) in one write |
@@ -21,11 +21,16 @@
 //! | `tokens_per_event` | 1 | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
 //! | `split_events` | 0 | send every event as two writes about 2 ms apart, split in the middle |
 //! | `accel` | — | `no` (or `yes`): add the response header `X-Accel-Buffering: no` (`yes`) |
+//! | `dialect` | `openai-chat` | `responses`, `anthropic`, `ollama-chat`, `ollama-generate`, `gemini`, `sse-text`: the same timed stream in that wire format (`mode=stream` only; see [`crate::dialect_events`]) |
+//! | `reasoning` | 0 | with `dialect`: N reasoning tokens, at the cadence, ending just before `first_ms` |
+//! | `finish` | `stop` | with `dialect`: `length` ends with the dialect's token-limit reason (also when the body's limit cut `tokens`) |
+//! | `terminal` | 1 | with `dialect`: `0` leaves out the end marker (`response.completed`, `message_stop`, `done: true`, `finishReason`, `[DONE]`) |
 
 use serde_json::Value;
 
 use crate::query::Query;
 use crate::schedule;
+use crate::wire_dialect::WireDialect;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +108,14 @@ pub struct StreamSettings {
     pub prompt_tokens: usize,
     /// Hash of the prompt, for the simulated prompt cache.
     pub prompt_hash: u64,
+    /// The wire format of the stream.
+    pub dialect: WireDialect,
+    /// Reasoning tokens sent before the content (dialects other than OpenAI chat).
+    pub reasoning_tokens: usize,
+    /// End with the dialect's token-limit stop reason.
+    pub hit_limit: bool,
+    /// Send the dialect's end marker.
+    pub terminal: bool,
 }
 
 const MAX_TOKENS: usize = 100_000;
@@ -130,11 +143,14 @@ impl StreamSettings {
         let max_tokens = body
             .get("max_tokens")
             .or_else(|| body.get("max_completion_tokens"))
+            .or_else(|| body.get("max_output_tokens"))
+            .or_else(|| body.pointer("/generationConfig/maxOutputTokens"))
+            .or_else(|| body.pointer("/options/num_predict"))
             .and_then(Value::as_u64)
             .map(|n| n as usize);
 
-        let tokens = number(query, "tokens", 50, MAX_TOKENS)?;
-        let tokens = max_tokens.map_or(tokens, |cap| tokens.min(cap));
+        let requested_tokens = number(query, "tokens", 50, MAX_TOKENS)?;
+        let tokens = max_tokens.map_or(requested_tokens, |cap| requested_tokens.min(cap));
         let cadence_ms = match query.get("cadence_ms") {
             Some(_) => number(query, "cadence_ms", 20, MAX_DELAY_MS)?,
             None => body_cadence_ms.unwrap_or(20).min(MAX_DELAY_MS),
@@ -181,7 +197,23 @@ impl StreamSettings {
             },
         };
         let prompt = prompt_text(&body);
-        Ok(Self {
+        let dialect = match query.get("dialect") {
+            None => WireDialect::OpenaiChat,
+            Some(value) => WireDialect::parse(value)?,
+        };
+        let hit_limit = match query.get("finish") {
+            None => tokens < requested_tokens,
+            Some("stop") => false,
+            Some("length") => true,
+            Some(other) => return Err(format!("finish must be stop or length, not {other:?}")),
+        };
+        let extras = ["reasoning", "finish", "terminal"];
+        if dialect == WireDialect::OpenaiChat && extras.iter().any(|k| query.get(k).is_some()) {
+            return Err(
+                "reasoning, finish and terminal apply with dialect=… (not openai-chat)".into(),
+            );
+        }
+        let settings = Self {
             tokens,
             cadence_ms,
             first_ms: number(query, "first_ms", 300, MAX_DELAY_MS)?,
@@ -204,7 +236,23 @@ impl StreamSettings {
             accel_buffering,
             prompt_tokens: prompt.len().div_ceil(4).max(1),
             prompt_hash: fnv1a(prompt.as_bytes()),
-        })
+            dialect,
+            reasoning_tokens: number(query, "reasoning", 0, MAX_TOKENS)?,
+            hit_limit,
+            terminal: flag(query, "terminal", true)?,
+        };
+        settings.with_dialect(dialect)
+    }
+
+    /// These settings speaking `dialect`; an error when the delivery mode cannot (only a timed
+    /// `mode=stream` without `content_length` speaks the other dialects).
+    pub fn with_dialect(mut self, dialect: WireDialect) -> Result<Self, String> {
+        if dialect != WireDialect::OpenaiChat && (self.mode != Mode::Stream || self.content_length)
+        {
+            return Err("dialect applies to mode=stream without content_length".into());
+        }
+        self.dialect = dialect;
+        Ok(self)
     }
 
     /// Number of content events: `tokens` split into events of `tokens_per_event` (the last may be short).
@@ -384,6 +432,11 @@ mod tests {
             "mode=raw&content_length=1",
             "cache=maybe",
             "accel=off",
+            "dialect=cohere",
+            "dialect=anthropic&mode=collect",
+            "dialect=gemini&finish=maybe",
+            "reasoning=3",
+            "terminal=0",
             "tokens_per_event=0",
             "split_events=2",
             "jitter_ms=-1",
@@ -440,6 +493,26 @@ mod tests {
                 ("X-Accel-Buffering", "no".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn dialect_parameters() {
+        let s = settings("dialect=anthropic&reasoning=4&terminal=0", "").unwrap();
+        assert_eq!(s.dialect, WireDialect::Anthropic);
+        assert_eq!(
+            (s.reasoning_tokens, s.terminal, s.hit_limit),
+            (4, false, false)
+        );
+        assert!(
+            settings("dialect=gemini&finish=length", "")
+                .unwrap()
+                .hit_limit
+        );
+        let capped = settings("dialect=responses&tokens=20", r#"{"max_output_tokens":8}"#).unwrap();
+        assert_eq!((capped.tokens, capped.hit_limit), (8, true));
+        let ollama = settings("dialect=ollama-chat", r#"{"options":{"num_predict":5}}"#).unwrap();
+        assert_eq!((ollama.tokens, ollama.hit_limit), (5, true));
+        assert_eq!(settings("", "").unwrap().dialect, WireDialect::OpenaiChat);
     }
 
     #[test]

@@ -12,8 +12,9 @@ use super::{start_run, RunSpec, Timeouts};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn lab(path_and_query: &str) -> String {
-    let base = option_env!("STREAMSCOPE_LAB_URL")
-        .expect("build the wasm tests with STREAMSCOPE_LAB_URL=http://127.0.0.1:<port> (scripts/test.sh does)");
+    let Some(base) = option_env!("STREAMSCOPE_LAB_URL") else {
+        panic!("build the wasm tests with STREAMSCOPE_LAB_URL=http://127.0.0.1:<port> (scripts/test.sh does)");
+    };
     format!("{}{}", base.trim_end_matches('/'), path_and_query)
 }
 
@@ -43,7 +44,7 @@ async fn stream_is_read_in_several_timestamped_reads() {
     }
     let last = trace.reads.last().unwrap().at_ms;
     // first token at 150 ms, 11 more at 25 ms: the last read lands near 425 ms.
-    assert!(last >= 400.0 && last < 2_000.0, "last read at {last} ms");
+    assert!((400.0..2_000.0).contains(&last), "last read at {last} ms");
     let body = String::from_utf8_lossy(&trace.reads.iter().flat_map(|r| r.bytes.clone()).collect::<Vec<_>>()).into_owned();
     assert!(body.contains("[DONE]"));
     assert_eq!(trace.request.method, "GET");

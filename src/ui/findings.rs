@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use streamscope_core::finding::Finding;
 use streamscope_core::verdict::Verdict;
 
+use super::format;
 use super::session::{RunState, Session};
 
 fn verdict_sentence(verdict: &Verdict) -> &'static str {
@@ -48,10 +49,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                     each=findings
                     key=|f: &Finding| format!("{}:{}", f.code, f.detail)
                     children=move |f: Finding| {
-                        let severity = serde_json::to_value(&f.severity)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default();
+                        let severity = format::severity(f.severity);
                         view! {
                             <li class=format!("finding sev-{severity}") data-testid=format!("finding-{}", f.code)>
                                 <div class="finding-head">

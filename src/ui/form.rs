@@ -2,10 +2,11 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use streamscope_core::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
+use streamscope_core::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::presets::ApiPreset;
 
 use super::session::Session;
+use super::triage_hints::{suggestions, url_checks, UrlChecks};
 use streamscope_core::campaign::{pair_labels, CompareSetup};
 use streamscope_core::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
@@ -220,6 +221,21 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         let (method, url, _) = form.config().request();
         format!("{method} {url}")
     };
+    let checks = Signal::derive(move || {
+        let _ = (form.url.get(), form.base.get(), form.mode.get(), form.preset.get(), form.model.get());
+        let config = form.config();
+        let (_, url, _) = config.request();
+        url_checks(&url, (config.mode == RequestMode::Preset).then_some(config.base.as_str()))
+    });
+    let hints = Signal::derive(move || suggestions(session));
+    let use_base = move |_| {
+        if let Some((base, url)) = hints.get_untracked().base {
+            match form.mode.get_untracked() {
+                RequestMode::Preset => form.base.set(base),
+                RequestMode::Exact => form.url.set(url),
+            }
+        }
+    };
     let run = move |_| {
         let (runs, compare) = plan_from_form(&form);
         session.start_campaign(form.config(), runs, compare);
@@ -306,6 +322,30 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>"Run"</button>
                 <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>"Cancel"</button>
             </div>
+            <UrlChecks checks=checks />
+            <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
+                <div class="suggestions" data-testid="suggestions">
+                    {move || hints.get().base.map(|(base, _)| view! {
+                        <button data-testid="use-suggested-base" on:click=use_base>{format!("Use base URL {base}")}</button>
+                    })}
+                    <Show when=move || hints.with(|h| !h.models.is_empty())>
+                        <span>"Models this server lists: "</span>
+                        {move || hints.get().models.into_iter().map(|id| {
+                            let pick = id.clone();
+                            let testid = format!("pick-model-{id}");
+                            view! {
+                                <button class="model-pick" data-testid=testid on:click=move |_| {
+                                    // An exact request carries its model in the body; the preset in its field.
+                                    match body_with_model(&form.body.get_untracked(), &pick) {
+                                        Some(body) if form.mode.get_untracked() == RequestMode::Exact => form.body.set(body),
+                                        _ => form.model.set(pick.clone()),
+                                    }
+                                }>{id}</button>
+                            }
+                        }).collect_view()}
+                    </Show>
+                </div>
+            </Show>
             <Show when=move || session.start_error.get().is_some()>
                 <p class="error" data-testid="start-error">{move || session.start_error.get().unwrap_or_default()}</p>
             </Show>

@@ -30,3 +30,13 @@ pub fn number(value: Option<f64>) -> String {
         Some(v) => format!("{v:.1}"),
     }
 }
+
+/// The CSS class suffix of a finding's severity (`info`, `warning`, `error`).
+pub fn severity(severity: streamscope_core::finding::Severity) -> &'static str {
+    use streamscope_core::finding::Severity;
+    match severity {
+        Severity::Info => "info",
+        Severity::Warning => "warning",
+        Severity::Error => "error",
+    }
+}

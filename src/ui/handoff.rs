@@ -148,7 +148,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                 on:drop=move |ev: web_sys::DragEvent| {
                     ev.prevent_default();
                     if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-                        read_file(files.into(), move |text| apply(text));
+                        read_file(files.into(), apply);
                     }
                 }
             >
@@ -167,7 +167,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         data-testid="import-file"
                         on:change=move |ev| {
                             let files = js_sys::Reflect::get(&event_target::<web_sys::HtmlElement>(&ev), &"files".into()).unwrap_or(JsValue::UNDEFINED);
-                            read_file(files, move |text| apply(text));
+                            read_file(files, apply);
                         }
                     />
                 </div>

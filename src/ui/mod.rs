@@ -14,6 +14,7 @@ mod report_json;
 mod session;
 mod text_view;
 mod timeline;
+mod triage_hints;
 
 #[cfg(test)]
 mod tests;

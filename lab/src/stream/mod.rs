@@ -2,6 +2,7 @@
 
 mod bursts;
 mod collect;
+mod dialect;
 mod fixed_length;
 mod malformed;
 mod plan;
@@ -19,6 +20,8 @@ use crate::request::Request;
 use crate::response::{openai_error, Fixed};
 use crate::settings::{Mode, StreamSettings};
 use crate::state::State;
+use crate::wire_dialect::WireDialect;
+use crate::triage::Triage;
 
 /// MIME type of every SSE response.
 const SSE: &str = "text/event-stream";
@@ -31,7 +34,14 @@ pub(crate) async fn chat_completions(
     request: &Request,
     state: &State,
 ) -> std::io::Result<()> {
-    let settings = match StreamSettings::from_request(&request.query, &request.body) {
+    // A native path (`/v1/messages`, `/api/chat`, ...) speaks its dialect unless the query names one.
+    let settings = StreamSettings::from_request(&request.query, &request.body).and_then(|s| {
+        match WireDialect::for_path(&request.path) {
+            Some(native) if request.query.get("dialect").is_none() => s.with_dialect(native),
+            _ => Ok(s),
+        }
+    });
+    let settings = match settings {
         Ok(settings) => settings,
         Err(message) => {
             return Fixed::json(400, &openai_error(400, &message))
@@ -39,14 +49,16 @@ pub(crate) async fn chat_completions(
                 .await
         }
     };
-    if let Some(status) = settings.status {
-        let message =
-            format!("streamscope lab: forced status {status} (status={status} in the query)");
-        let mut response = Fixed::json(status, &openai_error(status, &message));
-        if status == 429 || status == 503 {
-            response = response.with_header("Retry-After", "1");
+    // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::triage`).
+    let failure = Triage::from_query(&request.query).map(|t| t.answer(request, &settings));
+    match failure {
+        Ok(None) => {}
+        Ok(Some(response)) => return response.write(socket, false, false).await,
+        Err(message) => {
+            return Fixed::json(400, &openai_error(400, &message))
+                .write(socket, false, false)
+                .await
         }
-        return response.write(socket, false, false).await;
     }
 
     let chunks = chunk_writer(&settings, request, state);
@@ -57,6 +69,9 @@ pub(crate) async fn chat_completions(
     match settings.mode {
         Mode::Stream if settings.content_length => {
             fixed_length::stream(socket, &settings, &chunks).await
+        }
+        Mode::Stream if settings.dialect != WireDialect::OpenaiChat => {
+            dialect::stream(socket, framing, &settings, &chunks).await
         }
         Mode::Stream => timed::stream(socket, framing, &settings, &chunks).await,
         Mode::Bursts => bursts::bursts(socket, framing, &settings, &chunks).await,

@@ -1,0 +1,255 @@
+//! Every dialect's recorded stream, replayed one message per read, gives the same kind of report:
+//! content, reasoning, usage-based TPOT, cache figures, stop reason; a stream cut before its end marker
+//! is `truncated`, one stopped by the token limit is `max_tokens`. (That each fixture parses the same
+//! however it is split is checked in `split_fixtures.rs`.)
+
+use streamscope_core::analyzer::analyze;
+use streamscope_core::metrics::{CacheSource, TokenCountSource};
+use streamscope_core::{Dialect, EventKind, Report, Trace, TraceEnd, Verdict};
+
+const RESPONSES: &str = include_str!("fixtures/openai_responses.sse");
+const ANTHROPIC: &str = include_str!("fixtures/anthropic_messages.sse");
+const GEMINI: &str = include_str!("fixtures/gemini.sse");
+const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
+
+const SSE: &str = "text/event-stream";
+const NDJSON: &str = "application/x-ndjson";
+
+/// The messages of a body, each with its separator.
+fn messages<'a>(body: &'a str, sep: &str) -> Vec<&'a str> {
+    body.split_inclusive(sep).collect()
+}
+
+/// One message per read, 20 ms apart from 100 ms, ended complete 5 ms after the last.
+fn trace(content_type: &str, parts: &[&str]) -> Trace {
+    let reads: Vec<(f64, String)> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (100.0 + 20.0 * i as f64, p.to_string()))
+        .collect();
+    let end = 105.0 + 20.0 * parts.len() as f64;
+    Trace::from_reads(
+        200,
+        content_type,
+        50.0,
+        reads,
+        TraceEnd::Complete { at_ms: end },
+    )
+}
+
+fn report(content_type: &str, parts: &[&str]) -> Report {
+    Report::from_trace(&trace(content_type, parts))
+}
+
+fn codes(r: &Report) -> Vec<&str> {
+    r.findings.iter().map(|f| f.code.as_str()).collect()
+}
+
+/// Drops the messages for which `drop` is true.
+fn without<'a>(parts: &[&'a str], drop: impl Fn(&str) -> bool) -> Vec<&'a str> {
+    parts.iter().copied().filter(|p| !drop(p)).collect()
+}
+
+#[test]
+fn openai_responses_fixture() {
+    let parts = messages(RESPONSES, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::OpenaiResponses);
+    assert_eq!(
+        a.text,
+        "The sky looks blue because air scatters short wavelengths more — 🌈."
+    );
+    assert_eq!(
+        a.reasoning_text,
+        "**Answering a sky question**\n\nRayleigh scattering."
+    );
+    assert_eq!(a.events[0].kind, EventKind::RoleOnly);
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming);
+    assert_eq!(r.content_events, 13);
+    // 61 output tokens, 48 of them reasoning: 13 answer tokens.
+    assert_eq!(
+        (r.tpot_n, r.tpot_n_source),
+        (Some(13), Some(TokenCountSource::Usage))
+    );
+    let cache = r.cache.unwrap();
+    assert_eq!(
+        (cache.hit_tokens, cache.miss_tokens, cache.source),
+        (1152, 168, CacheSource::OpenaiResponses)
+    );
+    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
+    assert!(codes(&r).contains(&"role_only_first_chunk"));
+    assert!(!codes(&r).contains(&"truncated"), "{:?}", codes(&r));
+}
+
+#[test]
+fn openai_responses_cut_off_and_incomplete() {
+    let parts = messages(RESPONSES, "\n\n");
+    let cut = without(&parts, |p| p.contains("response.completed"));
+    let r = report(SSE, &cut);
+    assert!(codes(&r).contains(&"truncated"), "{:?}", codes(&r));
+    assert!(r
+        .findings
+        .iter()
+        .any(|f| f.detail.contains("response.completed")));
+
+    let incomplete = RESPONSES
+        .replace("event: response.completed", "event: response.incomplete")
+        .replace(
+            "\"type\":\"response.completed\"",
+            "\"type\":\"response.incomplete\"",
+        )
+        .replace(
+            "\"incomplete_details\":null,\"model\":\"o4-mini-2025-04-16\",\"output\":[],\"usage\":{",
+            "\"incomplete_details\":{\"reason\":\"max_output_tokens\"},\"model\":\"o4-mini-2025-04-16\",\"output\":[],\"usage\":{",
+        );
+    let r = report(SSE, &messages(&incomplete, "\n\n"));
+    assert_eq!(r.finish_reason.as_deref(), Some("length"));
+    assert!(codes(&r).contains(&"max_tokens"), "{:?}", codes(&r));
+    assert!(!codes(&r).contains(&"truncated"));
+    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert!(f.fix.as_deref().unwrap().contains("max_output_tokens"));
+}
+
+#[test]
+fn anthropic_fixture() {
+    let parts = messages(ANTHROPIC, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Anthropic);
+    assert_eq!(
+        a.text,
+        "Sunlight scatters off air molecules; blue light scatters most — so the sky looks blue ☀️."
+    );
+    assert_eq!(
+        a.reasoning_text,
+        "The user asks  why the sky is blue.\nShort answer: Rayleigh."
+    );
+    assert_eq!(a.keepalive_comments, 1, "ping is a keep-alive");
+    assert!(a.saw_done);
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming);
+    assert_eq!(r.content_events, 17);
+    assert_eq!(
+        (r.tpot_n, r.tpot_n_source),
+        (Some(58), Some(TokenCountSource::Usage))
+    );
+    let usage = r.usage.clone().unwrap();
+    assert_eq!(
+        (usage.prompt_tokens, usage.completion_tokens),
+        (Some(1864), Some(58))
+    );
+    let cache = r.cache.unwrap();
+    assert_eq!(
+        (cache.hit_tokens, cache.miss_tokens, cache.source),
+        (1843, 21, CacheSource::Anthropic)
+    );
+    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    for code in ["keepalive_comments", "role_only_first_chunk"] {
+        assert!(codes(&r).contains(&code), "missing {code}");
+    }
+    assert!(!codes(&r).contains(&"truncated"));
+}
+
+#[test]
+fn anthropic_cut_off_and_max_tokens() {
+    let parts = messages(ANTHROPIC, "\n\n");
+    // Cut after message_delta: the stop reason came, message_stop did not.
+    let cut = without(&parts, |p| p.contains("message_stop"));
+    let r = report(SSE, &cut);
+    assert!(codes(&r).contains(&"truncated"), "{:?}", codes(&r));
+    assert!(r.findings.iter().any(|f| f.detail.contains("message_stop")));
+
+    let limited = ANTHROPIC.replace(
+        "\"stop_reason\":\"end_turn\"",
+        "\"stop_reason\":\"max_tokens\"",
+    );
+    let r = report(SSE, &messages(&limited, "\n\n"));
+    assert_eq!(r.finish_reason.as_deref(), Some("length"));
+    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert!(f.detail.contains("stop_reason: max_tokens"));
+}
+
+#[test]
+fn anthropic_error_event_is_a_stream_error() {
+    let mut parts = messages(ANTHROPIC, "\n\n");
+    parts.truncate(8);
+    let error = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+    parts.push(error);
+    let r = report(SSE, &parts);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "stream_error")
+        .unwrap();
+    assert!(f.detail.contains("Overloaded"), "{}", f.detail);
+}
+
+#[test]
+fn gemini_fixture() {
+    let parts = messages(GEMINI, "\r\n\r\n");
+    assert_eq!(parts.len(), 4);
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Gemini);
+    assert_eq!(
+        a.text,
+        "The sky is blue because air scatters short wavelengths — Rayleigh scattering 🌈."
+    );
+    assert!(a.reasoning_text.starts_with("**Explaining the colour**"));
+    let r = Report::from_trace(&t);
+    assert_eq!(r.content_events, 3);
+    // candidates 16 + thoughts 37 = 53 generated, 16 of them answer tokens.
+    let usage = r.usage.clone().unwrap();
+    assert_eq!(
+        (usage.completion_tokens, usage.reasoning_tokens),
+        (Some(53), Some(37))
+    );
+    assert_eq!(
+        (r.tpot_n, r.tpot_n_source),
+        (Some(16), Some(TokenCountSource::Usage))
+    );
+    let cache = r.cache.unwrap();
+    assert_eq!(
+        (cache.hit_tokens, cache.miss_tokens, cache.source),
+        (1024, 186, CacheSource::Gemini)
+    );
+    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert!(!codes(&r).contains(&"truncated"));
+
+    let cut = report(SSE, &parts[..3]);
+    assert!(codes(&cut).contains(&"truncated"), "{:?}", codes(&cut));
+    let limited = GEMINI.replace(
+        "\"finishReason\":\"STOP\"",
+        "\"finishReason\":\"MAX_TOKENS\"",
+    );
+    let r = report(SSE, &messages(&limited, "\r\n\r\n"));
+    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert!(f.fix.as_deref().unwrap().contains("maxOutputTokens"));
+}
+
+#[test]
+fn ollama_generate_fixture() {
+    let parts = messages(OLLAMA_GENERATE, "\n");
+    let t = trace(NDJSON, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Ollama);
+    assert_eq!(a.text, "Blue light bends and scatters\nnoon");
+    assert_eq!(a.reasoning_text, "Okay, the user wants a haiku.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.content_events, 7);
+    assert_eq!(
+        (r.tpot_n, r.tpot_n_source),
+        (Some(10), Some(TokenCountSource::Usage))
+    );
+    assert_eq!(r.usage.as_ref().unwrap().prompt_tokens, Some(18));
+    assert_eq!(r.cache, None, "Ollama reports no cache figures");
+    assert_eq!(r.finish_reason.as_deref(), Some("length"));
+    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert!(f.fix.as_deref().unwrap().contains("num_predict"));
+
+    let cut = report(NDJSON, &parts[..parts.len() - 1]);
+    assert!(codes(&cut).contains(&"truncated"), "{:?}", codes(&cut));
+}

@@ -1,0 +1,514 @@
+//! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
+//! Ollama (chat and generate), Gemini and SSE text.
+//!
+//! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
+//! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
+//! content block with its first delta, for example). Every JSON message carries the lab's `server_ms`.
+
+use serde_json::{json, Value};
+
+use crate::wire_dialect::WireDialect;
+
+/// One point of a timed stream.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The response starts (Responses `response.created`, Anthropic `message_start` + `ping`).
+    Start,
+    /// A reasoning token's text.
+    Reasoning(String),
+    /// A content token's text.
+    Content(String),
+    /// Generation is over: the closing messages and, with `terminal`, the end marker.
+    End,
+}
+
+/// Token accounting and stop reason reported at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndFacts {
+    /// Prompt size.
+    pub prompt_tokens: usize,
+    /// Prompt tokens served from the (simulated) cache.
+    pub cache_hit_tokens: usize,
+    /// Answer tokens generated.
+    pub content_tokens: usize,
+    /// Reasoning tokens generated.
+    pub reasoning_tokens: usize,
+    /// The token limit stopped generation (`length`, `max_tokens`, `MAX_TOKENS`, ...).
+    pub hit_limit: bool,
+    /// Send the dialect's end marker (off: the stream just stops, as if cut).
+    pub terminal: bool,
+}
+
+/// Which content block an Anthropic stream has open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Thinking,
+    Text,
+}
+
+/// Renders the steps of one response in one dialect.
+#[derive(Debug, Clone)]
+pub struct DialectWriter {
+    dialect: WireDialect,
+    model: String,
+    id: String,
+    created_unix_s: u64,
+    end: EndFacts,
+    sequence: u64,
+    open_block: Option<(usize, Block)>,
+}
+
+impl DialectWriter {
+    /// A writer for `dialect` echoing `model`, with the response id number `id` and the end facts.
+    pub fn new(
+        dialect: WireDialect,
+        model: &str,
+        id: u64,
+        created_unix_s: u64,
+        end: EndFacts,
+    ) -> Self {
+        Self {
+            dialect,
+            model: model.to_string(),
+            id: format!("lab{id}"),
+            created_unix_s,
+            end,
+            sequence: 0,
+            open_block: None,
+        }
+    }
+
+    /// The bytes of one write for `step` stamped `server_ms` (empty: nothing to send).
+    pub fn render(&mut self, step: &Step, server_ms: f64) -> Vec<u8> {
+        let messages = match self.dialect {
+            WireDialect::Responses => self.responses(step),
+            WireDialect::Anthropic => self.anthropic(step),
+            WireDialect::OllamaChat | WireDialect::OllamaGenerate => self.ollama(step),
+            WireDialect::Gemini => self.gemini(step),
+            WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
+        };
+        let mut out = Vec::new();
+        for (event, mut value) in messages {
+            value["server_ms"] = json!((server_ms * 1e3).round() / 1e3);
+            let data = value.to_string();
+            match self.dialect {
+                WireDialect::OllamaChat | WireDialect::OllamaGenerate => {
+                    out.extend_from_slice(format!("{data}\n").as_bytes())
+                }
+                WireDialect::Gemini => {
+                    out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
+                }
+                _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
+            }
+        }
+        out
+    }
+
+    fn output_tokens(&self) -> usize {
+        self.end.content_tokens + self.end.reasoning_tokens
+    }
+
+    fn responses_event(&mut self, kind: &str, mut fields: Value) -> (String, Value) {
+        fields["type"] = json!(kind);
+        fields["sequence_number"] = json!(self.sequence);
+        self.sequence += 1;
+        (kind.to_string(), fields)
+    }
+
+    fn response_object(&self, status: &str) -> Value {
+        json!({"id": format!("resp_{}", self.id), "object": "response", "created_at": self.created_unix_s,
+            "status": status, "model": self.model, "output": [], "usage": null})
+    }
+
+    fn responses(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let msg_id = format!("msg_{}", self.id);
+        match step {
+            Step::Start => {
+                let created = self.response_object("in_progress");
+                let item = json!({"id": msg_id, "type": "message", "status": "in_progress",
+                    "role": "assistant", "content": []});
+                vec![
+                    self.responses_event("response.created", json!({"response": created.clone()})),
+                    self.responses_event("response.in_progress", json!({"response": created})),
+                    self.responses_event(
+                        "response.output_item.added",
+                        json!({"output_index": 0, "item": item}),
+                    ),
+                ]
+            }
+            Step::Reasoning(text) => vec![self.responses_event(
+                "response.reasoning_summary_text.delta",
+                json!({"item_id": format!("rs_{}", self.id), "output_index": 0, "summary_index": 0, "delta": text}),
+            )],
+            Step::Content(text) => vec![self.responses_event(
+                "response.output_text.delta",
+                json!({"item_id": msg_id, "output_index": 0, "content_index": 0, "delta": text, "logprobs": []}),
+            )],
+            Step::End => {
+                let mut out = vec![self.responses_event(
+                    "response.output_item.done",
+                    json!({"output_index": 0, "item": {"id": msg_id, "type": "message", "status": "completed"}}),
+                )];
+                if self.end.terminal {
+                    let (kind, status) = if self.end.hit_limit {
+                        ("response.incomplete", "incomplete")
+                    } else {
+                        ("response.completed", "completed")
+                    };
+                    let mut response = self.response_object(status);
+                    if self.end.hit_limit {
+                        response["incomplete_details"] = json!({"reason": "max_output_tokens"});
+                    }
+                    let e = self.end;
+                    response["usage"] = json!({"input_tokens": e.prompt_tokens,
+                        "input_tokens_details": {"cached_tokens": e.cache_hit_tokens},
+                        "output_tokens": self.output_tokens(),
+                        "output_tokens_details": {"reasoning_tokens": e.reasoning_tokens},
+                        "total_tokens": e.prompt_tokens + self.output_tokens()});
+                    out.push(self.responses_event(kind, json!({"response": response})));
+                }
+                out
+            }
+        }
+    }
+
+    /// Opens block `kind` (closing another one first) when it is not the open one.
+    fn anthropic_block(&mut self, kind: Block, out: &mut Vec<(String, Value)>) -> usize {
+        match self.open_block {
+            Some((index, open)) if open == kind => return index,
+            Some((index, _)) => {
+                out.push(anthropic_event(
+                    "content_block_delta",
+                    json!({"index": index, "delta": {"type": "signature_delta", "signature": "RXFRQkNnSVlBaElN"}}),
+                ));
+                out.push(anthropic_event(
+                    "content_block_stop",
+                    json!({"index": index}),
+                ));
+            }
+            None => {}
+        }
+        let index = self.open_block.map_or(0, |(i, _)| i + 1);
+        let block = match kind {
+            Block::Thinking => json!({"type": "thinking", "thinking": "", "signature": ""}),
+            Block::Text => json!({"type": "text", "text": ""}),
+        };
+        out.push(anthropic_event(
+            "content_block_start",
+            json!({"index": index, "content_block": block}),
+        ));
+        self.open_block = Some((index, kind));
+        index
+    }
+
+    fn anthropic(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        match step {
+            Step::Start => {
+                let e = self.end;
+                let usage = json!({"input_tokens": e.prompt_tokens - e.cache_hit_tokens.min(e.prompt_tokens),
+                    "cache_creation_input_tokens": 0, "cache_read_input_tokens": e.cache_hit_tokens,
+                    "output_tokens": 1});
+                out.push(anthropic_event(
+                    "message_start",
+                    json!({"message": {"id": format!("msg_{}", self.id), "type": "message",
+                        "role": "assistant", "model": self.model, "content": [], "stop_reason": null,
+                        "stop_sequence": null, "usage": usage}}),
+                ));
+                out.push(anthropic_event("ping", json!({})));
+            }
+            Step::Reasoning(text) => {
+                let index = self.anthropic_block(Block::Thinking, &mut out);
+                out.push(anthropic_event(
+                    "content_block_delta",
+                    json!({"index": index, "delta": {"type": "thinking_delta", "thinking": text}}),
+                ));
+            }
+            Step::Content(text) => {
+                let index = self.anthropic_block(Block::Text, &mut out);
+                out.push(anthropic_event(
+                    "content_block_delta",
+                    json!({"index": index, "delta": {"type": "text_delta", "text": text}}),
+                ));
+            }
+            Step::End => {
+                if let Some((index, _)) = self.open_block.take() {
+                    out.push(anthropic_event(
+                        "content_block_stop",
+                        json!({"index": index}),
+                    ));
+                }
+                let reason = if self.end.hit_limit {
+                    "max_tokens"
+                } else {
+                    "end_turn"
+                };
+                out.push(anthropic_event(
+                    "message_delta",
+                    json!({"delta": {"stop_reason": reason, "stop_sequence": null},
+                        "usage": {"output_tokens": self.output_tokens()}}),
+                ));
+                if self.end.terminal {
+                    out.push(anthropic_event("message_stop", json!({})));
+                }
+            }
+        }
+        out
+    }
+
+    fn ollama(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let chat = self.dialect == WireDialect::OllamaChat;
+        let line = |content: &str, thinking: Option<&str>, done: bool| {
+            let mut v = json!({"model": self.model, "created_at": "2025-01-01T00:00:00Z"});
+            if chat {
+                v["message"] = json!({"role": "assistant", "content": content});
+                if let Some(t) = thinking {
+                    v["message"]["thinking"] = json!(t);
+                }
+            } else {
+                v["response"] = json!(content);
+                if let Some(t) = thinking {
+                    v["thinking"] = json!(t);
+                }
+            }
+            v["done"] = json!(done);
+            v
+        };
+        match step {
+            Step::Start => vec![],
+            Step::Reasoning(text) => vec![(String::new(), line("", Some(text), false))],
+            Step::Content(text) => vec![(String::new(), line(text, None, false))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let mut v = line("", None, true);
+                v["done_reason"] = json!(if self.end.hit_limit { "length" } else { "stop" });
+                v["prompt_eval_count"] = json!(self.end.prompt_tokens);
+                v["eval_count"] = json!(self.output_tokens());
+                v["eval_duration"] = json!(self.output_tokens() as u64 * 20_000_000);
+                vec![(String::new(), v)]
+            }
+        }
+    }
+
+    fn gemini_usage(&self, candidates: usize, thoughts: usize) -> Value {
+        let e = self.end;
+        let mut usage = json!({"promptTokenCount": e.prompt_tokens,
+            "totalTokenCount": e.prompt_tokens + candidates + thoughts});
+        if candidates > 0 {
+            usage["candidatesTokenCount"] = json!(candidates);
+        }
+        if thoughts > 0 {
+            usage["thoughtsTokenCount"] = json!(thoughts);
+        }
+        if e.cache_hit_tokens > 0 {
+            usage["cachedContentTokenCount"] = json!(e.cache_hit_tokens);
+        }
+        usage
+    }
+
+    fn gemini(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let chunk = |parts: Value, finish: Option<&str>, usage: Value| {
+            let mut candidate = json!({"content": {"parts": parts, "role": "model"}, "index": 0});
+            if let Some(f) = finish {
+                candidate["finishReason"] = json!(f);
+            }
+            json!({"candidates": [candidate], "usageMetadata": usage, "modelVersion": self.model,
+                "responseId": format!("resp_{}", self.id)})
+        };
+        let prompt_only = self.gemini_usage(0, 0);
+        match step {
+            Step::Start => vec![],
+            Step::Reasoning(text) => vec![(
+                String::new(),
+                chunk(json!([{"text": text, "thought": true}]), None, prompt_only),
+            )],
+            Step::Content(text) => vec![(
+                String::new(),
+                chunk(json!([{"text": text}]), None, prompt_only),
+            )],
+            Step::End => {
+                let finish = match (self.end.terminal, self.end.hit_limit) {
+                    (false, _) => None,
+                    (true, true) => Some("MAX_TOKENS"),
+                    (true, false) => Some("STOP"),
+                };
+                let usage = self.gemini_usage(self.end.content_tokens, self.end.reasoning_tokens);
+                vec![(String::new(), chunk(json!([{"text": ""}]), finish, usage))]
+            }
+        }
+    }
+}
+
+fn anthropic_event(kind: &str, mut fields: Value) -> (String, Value) {
+    fields["type"] = json!(kind);
+    (kind.to_string(), fields)
+}
+
+/// SSE text: each content token as `data:` lines (one per line of text), `[DONE]` at the end.
+fn sse_text(step: &Step, end: EndFacts) -> Vec<u8> {
+    match step {
+        Step::Content(text) => {
+            let mut out = String::new();
+            for line in text.split('\n') {
+                out.push_str("data: ");
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push('\n');
+            out.into_bytes()
+        }
+        Step::End if end.terminal => b"data: [DONE]\n\n".to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer(dialect: WireDialect, hit_limit: bool, terminal: bool) -> DialectWriter {
+        let end = EndFacts {
+            prompt_tokens: 12,
+            cache_hit_tokens: 12,
+            content_tokens: 2,
+            reasoning_tokens: 1,
+            hit_limit,
+            terminal,
+        };
+        DialectWriter::new(dialect, "lab", 7, 1_700_000_000, end)
+    }
+
+    fn steps() -> Vec<Step> {
+        vec![
+            Step::Start,
+            Step::Reasoning(" hm".into()),
+            Step::Content(" a".into()),
+            Step::Content(" b".into()),
+            Step::End,
+        ]
+    }
+
+    fn body(dialect: WireDialect, hit_limit: bool, terminal: bool) -> String {
+        let mut w = writer(dialect, hit_limit, terminal);
+        let bytes: Vec<u8> = steps().iter().flat_map(|s| w.render(s, 1.5)).collect();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    fn data_json(body: &str) -> Vec<Value> {
+        body.lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn responses_stream_ends_with_completed_and_usage() {
+        let b = body(WireDialect::Responses, false, true);
+        let events = data_json(&b);
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types[0], "response.created");
+        assert_eq!(types.last(), Some(&"response.completed"));
+        let last = events.last().unwrap();
+        assert_eq!(last["response"]["usage"]["output_tokens"], 3);
+        assert_eq!(
+            last["response"]["usage"]["output_tokens_details"]["reasoning_tokens"],
+            1
+        );
+        assert!(b.contains("event: response.output_text.delta\n"));
+        let seq: Vec<u64> = events
+            .iter()
+            .map(|e| e["sequence_number"].as_u64().unwrap())
+            .collect();
+        assert!(seq.windows(2).all(|w| w[1] == w[0] + 1));
+        let limited = data_json(&body(WireDialect::Responses, true, true));
+        assert_eq!(
+            limited.last().unwrap()["response"]["incomplete_details"]["reason"],
+            "max_output_tokens"
+        );
+        let cut = data_json(&body(WireDialect::Responses, false, false));
+        assert!(cut.iter().all(|e| e["type"] != "response.completed"));
+    }
+
+    #[test]
+    fn anthropic_blocks_open_and_close_in_order() {
+        let b = body(WireDialect::Anthropic, true, true);
+        let types: Vec<String> = data_json(&b)
+            .iter()
+            .map(|e| e["type"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            types,
+            [
+                "message_start",
+                "ping",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_delta",
+                "content_block_stop",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
+        );
+        let events = data_json(&b);
+        assert_eq!(events[0]["message"]["usage"]["cache_read_input_tokens"], 12);
+        assert_eq!(events[10]["delta"]["stop_reason"], "max_tokens");
+        assert!(!body(WireDialect::Anthropic, false, false).contains("message_stop"));
+    }
+
+    #[test]
+    fn ollama_lines_and_done() {
+        let b = body(WireDialect::OllamaChat, false, true);
+        let lines: Vec<Value> = b
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0]["message"]["thinking"], " hm");
+        assert_eq!(lines[1]["message"]["content"], " a");
+        assert_eq!(lines[3]["done"], true);
+        assert_eq!(lines[3]["eval_count"], 3);
+        let g = body(WireDialect::OllamaGenerate, true, true);
+        let last: Value = serde_json::from_str(g.lines().last().unwrap()).unwrap();
+        assert_eq!(
+            (&last["done_reason"], &last["response"]),
+            (&json!("length"), &json!(""))
+        );
+        assert_eq!(
+            body(WireDialect::OllamaGenerate, false, false)
+                .lines()
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn gemini_chunks_with_crlf_and_finish_reason() {
+        let b = body(WireDialect::Gemini, false, true);
+        assert!(b.contains("}\r\n\r\ndata: "));
+        let chunks = data_json(&b);
+        assert_eq!(
+            chunks[0]["candidates"][0]["content"]["parts"][0]["thought"],
+            true
+        );
+        let last = chunks.last().unwrap();
+        assert_eq!(last["candidates"][0]["finishReason"], "STOP");
+        assert_eq!(last["usageMetadata"]["thoughtsTokenCount"], 1);
+        assert_eq!(last["usageMetadata"]["cachedContentTokenCount"], 12);
+        let cut = data_json(&body(WireDialect::Gemini, false, false));
+        assert!(cut.last().unwrap()["candidates"][0]
+            .get("finishReason")
+            .is_none());
+    }
+
+    #[test]
+    fn sse_text_is_plain_data_lines() {
+        assert_eq!(
+            body(WireDialect::SseText, false, true),
+            "data:  a\n\ndata:  b\n\ndata: [DONE]\n\n"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! `mode=stream` in a dialect other than OpenAI chat: start, reasoning and content tokens at their
+//! deadlines, then the closing messages, one write per step.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::net::TcpStream;
+
+use super::sleep_until_ms;
+use super::split::{send_event, Split};
+use crate::body::{BodyWriter, Framing};
+use crate::chunks::ChunkWriter;
+use crate::dialect_events::{DialectWriter, EndFacts, Step};
+use crate::passage::span_text;
+use crate::settings::StreamSettings;
+
+/// The steps of a timed response and their deadlines in ms after the request: the start at 0, the
+/// reasoning tokens at the cadence ending one cadence before `first_ms`, the content events at their
+/// deadlines, the end at the last one.
+pub(super) fn steps(settings: &StreamSettings) -> Vec<(u64, Step)> {
+    let mut out = vec![(0, Step::Start)];
+    let reasoning = settings.reasoning_tokens;
+    for i in 0..reasoning {
+        let before_ms = (reasoning - i) as u64 * settings.cadence_ms;
+        let text = span_text(i..i + 1);
+        out.push((
+            settings.first_ms.saturating_sub(before_ms),
+            Step::Reasoning(text),
+        ));
+    }
+    let deadlines_ms = settings.deadlines_ms(settings.content_events());
+    for (index, &at_ms) in deadlines_ms.iter().enumerate() {
+        out.push((
+            at_ms,
+            Step::Content(span_text(settings.event_tokens(index))),
+        ));
+    }
+    let end_ms = deadlines_ms.last().copied().unwrap_or(settings.first_ms);
+    out.push((end_ms, Step::End));
+    out
+}
+
+/// Sends the timed stream of `settings` in its dialect; `chunks` gives the id, model, usage and clock.
+pub(super) async fn stream(
+    socket: &mut TcpStream,
+    framing: Framing,
+    settings: &StreamSettings,
+    chunks: &ChunkWriter,
+) -> std::io::Result<()> {
+    let content_type = settings.dialect.content_type();
+    let mut body = BodyWriter::start(
+        socket,
+        framing,
+        200,
+        content_type,
+        &settings.extra_headers(),
+    )
+    .await?;
+    let end = EndFacts {
+        prompt_tokens: chunks.usage.prompt_tokens,
+        cache_hit_tokens: chunks.usage.cache_hit_tokens,
+        content_tokens: settings.tokens,
+        reasoning_tokens: settings.reasoning_tokens,
+        hit_limit: settings.hit_limit,
+        terminal: settings.terminal,
+    };
+    let id = chunks
+        .id
+        .rsplit('-')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let now_s = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut writer = DialectWriter::new(settings.dialect, &settings.model, id, now_s, end);
+    let split = Split::of(settings);
+    for (at_ms, step) in steps(settings) {
+        sleep_until_ms(chunks.start, at_ms).await;
+        let bytes = writer.render(&step, chunks.server_ms());
+        if !bytes.is_empty() {
+            send_event(&mut body, &bytes, split).await?;
+        }
+    }
+    body.finish().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::Query;
+
+    #[test]
+    fn reasoning_ends_before_the_first_token_and_the_end_follows_the_last() {
+        let s = StreamSettings::from_request(
+            &Query::parse("dialect=gemini&tokens=3&reasoning=2&first_ms=100&cadence_ms=10"),
+            b"",
+        )
+        .unwrap();
+        let at: Vec<u64> = steps(&s).iter().map(|(at, _)| *at).collect();
+        assert_eq!(at, [0, 80, 90, 100, 110, 120, 120]);
+        assert!(matches!(steps(&s)[1].1, Step::Reasoning(_)));
+        assert_eq!(steps(&s).last().unwrap().1, Step::End);
+    }
+}

@@ -1,0 +1,94 @@
+//! The stream dialects the lab can speak (`dialect=` or a native path), their Content-Types and paths.
+
+/// The wire format of a timed stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireDialect {
+    /// OpenAI chat-completions chunks (the default; see [`crate::chunks`]).
+    OpenaiChat,
+    /// OpenAI Responses API events.
+    Responses,
+    /// Anthropic Messages events.
+    Anthropic,
+    /// Ollama `/api/chat` JSON lines.
+    OllamaChat,
+    /// Ollama `/api/generate` JSON lines.
+    OllamaGenerate,
+    /// Gemini `streamGenerateContent?alt=sse` chunks.
+    Gemini,
+    /// SSE whose data is the plain token text.
+    SseText,
+}
+
+impl WireDialect {
+    /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
+    /// `ollama-generate`, `gemini`, `sse-text`).
+    pub fn parse(value: &str) -> Result<Self, String> {
+        Ok(match value {
+            "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
+            "responses" | "openai-responses" => Self::Responses,
+            "anthropic" => Self::Anthropic,
+            "ollama-chat" | "ollama" => Self::OllamaChat,
+            "ollama-generate" => Self::OllamaGenerate,
+            "gemini" => Self::Gemini,
+            "sse-text" => Self::SseText,
+            other => return Err(format!(
+                "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
+                     ollama-generate, gemini or sse-text"
+            )),
+        })
+    }
+
+    /// The dialect a native API path speaks: `/v1/responses`, `/v1/messages`, `/api/chat`,
+    /// `/api/generate`, `/v1beta/models/{model}:streamGenerateContent`.
+    pub fn for_path(path: &str) -> Option<Self> {
+        match path {
+            "/v1/responses" => Some(Self::Responses),
+            "/v1/messages" => Some(Self::Anthropic),
+            "/api/chat" => Some(Self::OllamaChat),
+            "/api/generate" => Some(Self::OllamaGenerate),
+            _ if path.starts_with("/v1beta/models/")
+                && path.ends_with(":streamGenerateContent") =>
+            {
+                Some(Self::Gemini)
+            }
+            _ => None,
+        }
+    }
+
+    /// The response's Content-Type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::OllamaChat | Self::OllamaGenerate => "application/x-ndjson",
+            _ => "text/event-stream",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_paths_and_content_types() {
+        assert_eq!(WireDialect::parse("responses"), Ok(WireDialect::Responses));
+        assert_eq!(
+            WireDialect::parse("ollama-generate"),
+            Ok(WireDialect::OllamaGenerate)
+        );
+        assert!(WireDialect::parse("cohere").is_err());
+        assert_eq!(
+            WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
+            Some(WireDialect::Gemini)
+        );
+        assert_eq!(
+            WireDialect::for_path("/v1/messages"),
+            Some(WireDialect::Anthropic)
+        );
+        assert_eq!(WireDialect::for_path("/v1/chat/completions"), None);
+        assert_eq!(
+            WireDialect::OllamaChat.content_type(),
+            "application/x-ndjson"
+        );
+        assert_eq!(WireDialect::Gemini.content_type(), "text/event-stream");
+    }
+}

@@ -1,0 +1,72 @@
+//! Triage in the form: URL mistakes shown under the request line while typing (before anything is
+//! sent), and one-click fixes the last failed run suggests (the base URL with `/v1`, a model id that
+//! exists).
+
+use leptos::prelude::*;
+use streamscope_core::finding::Finding;
+use streamscope_core::triage_url::{preset_base_findings, url_findings};
+
+use super::format;
+use super::session::Session;
+
+/// The URL checks for a request about to be sent.
+pub fn url_checks(url: &str, preset_base: Option<&str>) -> Vec<Finding> {
+    let protocol = window().location().protocol().ok();
+    let mut out = preset_base.map(preset_base_findings).unwrap_or_default();
+    for f in url_findings(url, protocol.as_deref()) {
+        if !out.iter().any(|seen| seen.code == f.code) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The URL checks as a list (nothing when the URL looks right).
+#[component]
+pub fn UrlChecks(checks: Signal<Vec<Finding>>) -> impl IntoView {
+    view! {
+        <Show when=move || checks.with(|c| !c.is_empty())>
+            <ul class="url-checks" data-testid="url-checks">
+                {move || checks.get().into_iter().map(|f| view! {
+                    <li class=format!("sev-{}", format::severity(f.severity))
+                        data-testid=format!("url-check-{}", f.code)>
+                        <strong>{f.title.clone()}</strong>" "{f.fix.clone().unwrap_or(f.detail.clone())}
+                    </li>
+                }).collect_view()}
+            </ul>
+        </Show>
+    }
+}
+
+/// What the last run's findings suggest changing in the form.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Suggestions {
+    /// A base URL that answered (`missing_v1`), and the full request URL it gives.
+    pub base: Option<(String, String)>,
+    /// Model ids the server lists (`model_not_found`).
+    pub models: Vec<String>,
+}
+
+/// The suggestions in the last finished run's report.
+pub fn suggestions(session: Session) -> Suggestions {
+    session.report.with(|r| {
+        let mut s = Suggestions::default();
+        let Some(r) = r else { return s };
+        for f in &r.findings {
+            match f.code.as_str() {
+                "missing_v1" => {
+                    let text = |k: &str| f.evidence[k].as_str().map(str::to_owned);
+                    s.base = text("suggested_base").zip(text("suggested_url"));
+                }
+                "model_not_found" => {
+                    s.models = f.evidence["alternatives"]
+                        .as_array()
+                        .map(|ids| ids.iter().filter_map(|id| id.as_str().map(str::to_owned)).collect())
+                        .unwrap_or_default();
+                }
+                _ => {}
+            }
+        }
+        s
+    })
+}

@@ -1,0 +1,167 @@
+//! End-to-end: every streaming dialect the page speaks, served by the lab (`dialect=…` on
+//! `/v1/chat/completions`, and the native paths with a POST body), measured by the built page in
+//! headless Chromium through the automation contract. Each dialect must give the right `dialect`, a
+//! `streaming` verdict, 50 content events with TTFT and TPOT on the lab's schedule, usage-based N where
+//! the dialect reports usage, cache figures where it reports them; a stream stopped by the token limit
+//! gives `max_tokens`, one without its end marker `truncated`. One browser session; every scenario is
+//! checked and the test fails at the end with a table of what each one measured.
+//!
+//! Needs a built page (`trunk build --release`), chromium and chromium-driver.
+
+use streamscope_e2e::{encode_component, with_page, Check, Outcomes, Page};
+
+/// The reference schedule: 50 tokens, 20 ms apart, the first after 300 ms.
+const REFERENCE: &str = "tokens=50&cadence_ms=20&first_ms=300";
+/// How far a directly measured TTFT may sit from the schedule on a loaded 2-core machine.
+const TTFT_SLACK_MS: f64 = 25.0;
+/// How far TPOT may sit from the 20 ms cadence.
+const TPOT_SLACK_MS: f64 = 3.0;
+
+async fn run(page: &Page, target_url: &str) -> serde_json::Value {
+    page.run_page(&page.query_for(target_url, "")).await
+}
+
+async fn run_post(page: &Page, target_url: &str, body: &str) -> serde_json::Value {
+    let extra = format!("method=POST&body={}", encode_component(body));
+    page.run_page(&page.query_for(target_url, &extra)).await
+}
+
+fn dialect_url(page: &Page, dialect: &str, params: &str) -> String {
+    page.lab_url(&format!(
+        "/v1/chat/completions?dialect={dialect}&{REFERENCE}{params}"
+    ))
+}
+
+/// A healthy stream in `dialect`: streaming, 50 content events on schedule, N from `n_source`.
+fn on_schedule(name: &str, report: &serde_json::Value, dialect: &str, n_source: &str) -> Check {
+    let mut check = Check::new(name, report);
+    check
+        .verdict("streaming")
+        .near("ttft_ms", 300.0, TTFT_SLACK_MS)
+        .near("tpot_ms", 20.0, TPOT_SLACK_MS)
+        .that(report["dialect"] == dialect, || {
+            format!("dialect {}, expected {dialect}", report["dialect"])
+        })
+        .that(report["content_events"] == 50, || {
+            format!("{} content events, expected 50", report["content_events"])
+        })
+        .that(report["tpot_n_source"] == n_source, || {
+            format!("tpot_n_source {}, expected {n_source}", report["tpot_n_source"])
+        })
+        .that(report["tpot_n"] == 50, || {
+            format!("tpot_n {}, expected 50", report["tpot_n"])
+        });
+    for code in ["truncated", "max_tokens", "stream_error", "malformed_json", "bursts", "collected"] {
+        check.no_finding(code);
+    }
+    check
+}
+
+/// One short unchecked run: the first run of a fresh browser is slower than the ones after it.
+async fn warm_up(page: &Page) {
+    run(
+        page,
+        &page.lab_url("/v1/chat/completions?dialect=anthropic&tokens=3&cadence_ms=10&first_ms=50"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_dialect_measures_the_same_schedule() {
+    with_page(|page: Page| async move {
+        warm_up(&page).await;
+        let mut outcomes = Outcomes::new();
+
+        for (param, dialect, n_source) in [
+            ("responses", "openai-responses", "usage"),
+            ("anthropic", "anthropic", "usage"),
+            ("ollama-chat", "ollama", "usage"),
+            ("ollama-generate", "ollama", "usage"),
+            ("gemini", "gemini", "usage"),
+            ("sse-text", "sse-text", "events"),
+        ] {
+            let report = run(&page, &dialect_url(&page, param, "")).await;
+            let mut check = on_schedule(&format!("dialect={param}"), &report, dialect, n_source);
+            if matches!(param, "responses" | "anthropic") {
+                // Both report cache figures (nothing cached on a first GET without a prompt).
+                check.that(report["cache"]["hit_ratio"].is_number(), || {
+                    format!("no cache.hit_ratio: {}", report["cache"])
+                });
+            }
+            outcomes.add(check);
+        }
+
+        // Reasoning first: its own TTFT before the answer's, and N leaves the reasoning tokens out
+        // where the dialect reports them (Responses, Gemini).
+        for (param, dialect) in [("responses", "openai-responses"), ("gemini", "gemini")] {
+            let report = run(&page, &dialect_url(&page, param, "&reasoning=20")).await;
+            let mut check = on_schedule(&format!("dialect={param} reasoning=20"), &report, dialect, "usage");
+            let (reasoning, ttft) = (check.number("reasoning_ttft_ms"), check.number("ttft_ms"));
+            check.that(matches!((reasoning, ttft), (Some(r), Some(t)) if r < t), || {
+                format!("reasoning_ttft_ms {reasoning:?} is not before ttft_ms {ttft:?}")
+            });
+            outcomes.add(check);
+        }
+
+        // Native paths with a POST body: the same prompt twice, so the lab's prompt cache hits.
+        let prompt = "Explain in one paragraph why the sky is blue, for a curious ten-year-old reader.";
+        for (path, body, dialect, source) in [
+            (
+                "/v1/messages",
+                format!(r#"{{"model":"lab","max_tokens":200,"stream":true,"messages":[{{"role":"user","content":"{prompt} (A)"}}]}}"#),
+                "anthropic",
+                "anthropic",
+            ),
+            (
+                "/v1/responses",
+                format!(r#"{{"model":"lab","stream":true,"messages":[{{"role":"user","content":"{prompt} (R)"}}]}}"#),
+                "openai-responses",
+                "openai-responses",
+            ),
+            (
+                "/v1beta/models/lab:streamGenerateContent",
+                format!(r#"{{"messages":[{{"role":"user","content":"{prompt} (G)"}}]}}"#),
+                "gemini",
+                "gemini",
+            ),
+        ] {
+            let url = page.lab_url(&format!("{path}?alt=sse&{REFERENCE}"));
+            run_post(&page, &url, &body).await;
+            let report = run_post(&page, &url, &body).await;
+            let mut check = on_schedule(&format!("POST {path}, cached prompt"), &report, dialect, "usage");
+            check
+                .that(report["cache"]["hit_ratio"] == 1.0, || {
+                    format!("cache {}, expected hit_ratio 1", report["cache"])
+                })
+                .that(report["cache"]["source"] == source, || {
+                    format!("cache source {}, expected {source}", report["cache"]["source"])
+                });
+            outcomes.add(check);
+        }
+
+        // The token limit: the dialect's own stop reason becomes `max_tokens`.
+        for param in ["anthropic", "gemini", "responses", "ollama-chat"] {
+            let report = run(&page, &dialect_url(&page, param, "&finish=length")).await;
+            let mut check = Check::new(format!("dialect={param} finish=length"), &report);
+            check
+                .verdict("streaming")
+                .finding("max_tokens")
+                .no_finding("truncated")
+                .that(report["finish_reason"] == "length", || {
+                    format!("finish_reason {}", report["finish_reason"])
+                });
+            outcomes.add(check);
+        }
+
+        // No end marker on a complete body: `truncated`.
+        for param in ["anthropic", "gemini", "responses", "ollama-generate"] {
+            let report = run(&page, &dialect_url(&page, param, "&terminal=0")).await;
+            let mut check = Check::new(format!("dialect={param} terminal=0"), &report);
+            check.finding("truncated").no_finding("max_tokens");
+            outcomes.add(check);
+        }
+
+        outcomes.finish();
+    })
+    .await;
+}
