@@ -170,3 +170,48 @@ async fn api_key_never_lands_in_url_storage_or_report() {
     })
     .await;
 }
+
+/// The codes of a report's findings.
+fn codes_of(report: &Value) -> Vec<String> {
+    report["findings"].as_array().map_or_else(Vec::new, |f| f.iter().filter_map(|f| f["code"].as_str().map(String::from)).collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_time_out_and_a_cancel_end_with_their_own_code_and_keep_the_partial_trace() {
+    with_page(|page: Page| async move {
+        // Headers only after 3 s (a collect-then-return backend), 1 s allowed.
+        let query = page.stream_query("mode=collect&tokens=10&cadence_ms=20&first_ms=3000", "headers_timeout_s=1");
+        let report = page.run_report(&query).await;
+        assert_eq!(report.json["verdict"], "failed", "{}", report.text);
+        assert!(codes_of(&report.json).contains(&"timeout_headers".to_string()), "{}", report.text);
+        let at = report.json["end"]["at_ms"].as_f64().unwrap_or(0.0);
+        assert!((1000.0..2500.0).contains(&at), "ended at {at} ms for a 1 s limit");
+
+        // Headers at once, no body byte for 3 s, 1 s allowed for the first byte.
+        let query = page.stream_query("role_first=0&tokens=10&cadence_ms=20&first_ms=3000", "first_byte_timeout_s=1");
+        let report = page.run_report(&query).await;
+        assert!(codes_of(&report.json).contains(&"timeout_first_byte".to_string()), "{}", report.text);
+        assert_eq!(report.json["status"], 200, "headers did arrive: {}", report.text);
+
+        // A 1.3 s stream with a 0.6 s total limit: cut, with what arrived so far kept.
+        let query = page.stream_query("tokens=50&cadence_ms=20&first_ms=300", "total_timeout_s=0.6");
+        let report = page.run_report(&query).await;
+        assert!(codes_of(&report.json).contains(&"timeout_total".to_string()), "{}", report.text);
+        let kept = report.json["content_events"].as_u64().unwrap_or(0);
+        assert!((5..50).contains(&kept), "{kept} content events kept from the cut stream");
+
+        // Cancel a long stream half-way.
+        let target = page.lab_url("/v1/chat/completions?tokens=200&cadence_ms=20&first_ms=100");
+        page.open(&format!("url={}", streamscope_e2e::encode_component(&target))).await;
+        page.click("run").await;
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        page.click("cancel").await;
+        let report = page.wait_for_report(streamscope_e2e::REPORT_LIMIT).await;
+        assert_eq!(report.json["verdict"], "failed", "{}", report.text);
+        assert!(codes_of(&report.json).contains(&"cancelled".to_string()), "{}", report.text);
+        let kept = report.json["content_events"].as_u64().unwrap_or(0);
+        assert!((10..200).contains(&kept), "{kept} content events kept from the cancelled run");
+        assert_eq!(page.testid_text("raw-count").await, Some(report.json["reads"].to_string()), "partial reads shown");
+    })
+    .await;
+}
