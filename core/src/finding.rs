@@ -595,7 +595,11 @@ pub fn diagnose_with(
         .events
         .iter()
         .find(|e| !matches!(e.kind, EventKind::KeepAlive));
-    if let Some(first) = first_chunk.filter(|e| e.kind == EventKind::RoleOnly) {
+    // Only worth saying when the role chunk came in an earlier read than the first token: arriving
+    // together (held by a proxy, say), it did not split TTFB from TTFT.
+    let first_token_read = analysis.content_events().next().map(|e| e.read_index);
+    let role_first = first_chunk.filter(|e| e.kind == EventKind::RoleOnly && Some(e.read_index) != first_token_read);
+    if let Some(first) = role_first {
         out.push(
             Finding::new(
                 "role_only_first_chunk",
@@ -948,6 +952,15 @@ mod tests {
             "{}",
             f.detail
         );
+    }
+
+    /// Regression: a proxy released the role chunk and the first tokens in one read, and the page still
+    /// said the role chunk had come first and counted for TTFB only.
+    #[test]
+    fn role_chunk_in_the_same_read_as_the_first_token_is_not_reported() {
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n";
+        let t = sse(vec![(400.0, format!("{role}{}{}", content("a"), content("b"))), (420.0, done())], complete(421.0));
+        assert!(!codes(&t).contains(&"role_only_first_chunk".to_string()), "{:?}", codes(&t));
     }
 
     #[test]

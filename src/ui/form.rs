@@ -276,7 +276,6 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                         <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
                         <Field label="Compare with URL (optional: same request, side B)" testid="input-vs" value=form.vs_url wide=true />
                         <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
-                    <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
                         <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
                     </div>
                 }
