@@ -35,7 +35,6 @@ impl Scale {
 
 /// Everything the SVG needs, derived from the live view and, once there, the report's marks.
 struct Plot {
-    scale: Scale,
     /// One vertical stroke per read, as a single path (one DOM update per frame however long the stream).
     reads_path: String,
     read_count: usize,
@@ -105,7 +104,6 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
         burst_marks,
         content_path: step_path(&scale, &live.content_at_ms, max_count),
         reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
-        scale,
         reads_path,
         read_count: live.reads.len(),
         marks,
@@ -200,7 +198,6 @@ pub fn TimelineChart(
                         <path class="reasoning-line" d=p.reasoning_path.clone() />
                         <text x=(WIDTH - RIGHT).to_string() y=(EVENTS_TOP - 2.0).to_string() text-anchor="end" class="row-label">{count_label}</text>
                         {marks}
-                        <text x=(WIDTH - RIGHT).to_string() y=(HEIGHT - 2.0).to_string() text-anchor="end" class="row-label">{format!("0 – {}", format::ms(Some(p.scale.span_ms)))}</text>
                     }
                 })}
             </svg>
