@@ -108,14 +108,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         )),
         _ => {}
     }
-    if kinds.is_empty() {
-        kinds.push(EventKind::Empty);
-    }
-    ChunkFacts {
-        kinds,
-        server_ms: v.get("server_ms").and_then(Value::as_f64),
-        created_unix_s: None,
-    }
+    ChunkFacts::of(kinds, v, None)
 }
 
 #[cfg(test)]

@@ -86,14 +86,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         kinds.extend(finish.map(EventKind::Finish));
     }
     kinds.extend(v.get("usageMetadata").and_then(usage).map(EventKind::Usage));
-    if kinds.is_empty() {
-        kinds.push(EventKind::Empty);
-    }
-    ChunkFacts {
-        kinds,
-        server_ms: v.get("server_ms").and_then(Value::as_f64),
-        created_unix_s: None,
-    }
+    ChunkFacts::of(kinds, v, None)
 }
 
 #[cfg(test)]

@@ -57,14 +57,7 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
             }));
         }
     }
-    if kinds.is_empty() {
-        kinds.push(EventKind::Empty);
-    }
-    ChunkFacts {
-        kinds,
-        server_ms: v.get("server_ms").and_then(Value::as_f64),
-        created_unix_s: None,
-    }
+    ChunkFacts::of(kinds, v, None)
 }
 
 #[cfg(test)]

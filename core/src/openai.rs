@@ -61,6 +61,17 @@ pub struct ChunkFacts {
     pub created_unix_s: Option<f64>,
 }
 
+impl ChunkFacts {
+    /// The facts of one payload `v`: `kinds` (one [`EventKind::Empty`] when there are none), the
+    /// payload's `server_ms`, and its creation time when the dialect has one.
+    pub fn of(mut kinds: Vec<EventKind>, v: &Value, created_unix_s: Option<f64>) -> ChunkFacts {
+        if kinds.is_empty() {
+            kinds.push(EventKind::Empty);
+        }
+        ChunkFacts { kinds, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
+    }
+}
+
 fn non_empty_str(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str)
         .filter(|s| !s.is_empty())
@@ -148,14 +159,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
     if let Some(u) = v.get("usage").and_then(Usage::from_openai) {
         kinds.push(EventKind::Usage(u));
     }
-    if kinds.is_empty() {
-        kinds.push(EventKind::Empty);
-    }
-    ChunkFacts {
-        kinds,
-        server_ms: v.get("server_ms").and_then(Value::as_f64),
-        created_unix_s: v.get("created").and_then(Value::as_f64),
-    }
+    ChunkFacts::of(kinds, v, v.get("created").and_then(Value::as_f64))
 }
 
 #[cfg(test)]

@@ -109,13 +109,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         )],
         _ => vec![EventKind::Empty],
     };
-    ChunkFacts {
-        kinds,
-        server_ms: v.get("server_ms").and_then(Value::as_f64),
-        created_unix_s: response
-            .and_then(|r| r.get("created_at"))
-            .and_then(Value::as_f64),
-    }
+    ChunkFacts::of(kinds, v, response.and_then(|r| r.get("created_at")).and_then(Value::as_f64))
 }
 
 #[cfg(test)]
