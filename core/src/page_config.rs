@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::presets::ApiPreset;
+use crate::triage_url::ENDPOINT_SUFFIXES;
 
 /// The most runs per target one page will do.
 pub const MAX_REPEAT: usize = 50;
@@ -256,7 +257,7 @@ pub fn models_probe_urls(request_url: &str) -> Vec<String> {
         return Vec::new();
     }
     let without_query = url.split(['?', '#']).next().unwrap_or(url).trim_end_matches('/');
-    let base = ["/chat/completions", "/completions", "/responses", "/messages"]
+    let base = ENDPOINT_SUFFIXES
         .iter()
         .find_map(|suffix| without_query.strip_suffix(suffix))
         .unwrap_or(without_query);
