@@ -7,7 +7,8 @@ use streamscope_core::compare::Side;
 use streamscope_core::runs::{RunsSummary, Spread};
 
 use super::format;
-use super::session::{LiveView, RunRecord, Session};
+use super::live_view::LiveView;
+use super::session::{RunRecord, Session};
 use super::timeline::{held_spans, HeldSpans, Marks, TimelineChart};
 
 fn spread_cell(s: Option<Spread>) -> String {

@@ -29,7 +29,7 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
     let from_report = move |f: fn(&streamscope_core::report::Report) -> String| {
         Signal::derive(move || report.with(|r| r.as_ref().map(f)).unwrap_or_else(|| "…".into()))
     };
-    let live_or_report = move |live_f: fn(&super::session::LiveView) -> String, report_f: fn(&streamscope_core::report::Report) -> String| {
+    let live_or_report = move |live_f: fn(&super::live_view::LiveView) -> String, report_f: fn(&streamscope_core::report::Report) -> String| {
         Signal::derive(move || match report.with(|r| r.as_ref().map(report_f)) {
             Some(v) => v,
             None => live.with(live_f),

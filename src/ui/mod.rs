@@ -6,6 +6,7 @@ mod findings;
 mod form;
 mod format;
 mod handoff;
+mod live_view;
 mod metrics_panel;
 mod query;
 mod raw_view;

@@ -3,7 +3,8 @@
 use leptos::prelude::*;
 
 use super::format;
-use super::session::{RawRow, Session};
+use super::live_view::RawRow;
+use super::session::Session;
 
 /// One row per `reader.read()`.
 #[component]

@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::session::{LiveView, Session};
+use super::live_view::LiveView;
+use super::session::Session;
 use crate::net::clock::now_ms;
 
 /// The replay's state: `None` when not replaying, else ms since the replay started.

@@ -56,7 +56,7 @@ fn metrics_and_findings_render_the_report_of_a_synthetic_trace() {
 #[wasm_bindgen_test]
 fn replay_shows_the_text_as_it_stood_at_each_moment() {
     use super::replay::text_at;
-    use super::session::LiveView;
+    use super::live_view::LiveView;
     // Three content events: "One", " two", " — three" (the dash is 3 bytes in UTF-8).
     let live = LiveView {
         content_at_ms: vec![100.0, 125.0, 150.0],

@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use super::format;
-use super::session::{LiveView, Session};
+use super::live_view::LiveView;
+use super::session::Session;
 
 const WIDTH: f64 = 1000.0;
 const LEFT: f64 = 78.0;
