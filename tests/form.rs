@@ -49,3 +49,20 @@ async fn url_mistakes_show_before_sending_and_failures_offer_their_fix() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_with_no_query_measures_the_reference_stream_in_one_click() {
+    with_page(|page: Page| async move {
+        page.open("").await;
+        let line = page.testid_text("request-line").await.unwrap_or_default();
+        assert!(line.starts_with("POST ") && line.ends_with("/v1/chat/completions"), "request line: {line}");
+        let report = run_and_wait(&page).await;
+        assert_eq!(report["verdict"], "streaming", "{report:#}");
+        assert_eq!(report["dialect"], "openai-chat", "{report:#}");
+        assert_eq!(report["content_events"], 50, "{report:#}");
+        let ttft_ms = report["ttft_ms"].as_f64().unwrap_or(0.0);
+        assert!((300.0..400.0).contains(&ttft_ms), "ttft_ms {ttft_ms} for the reference's 300 ms");
+        assert!(page.testid_text("answer-text").await.unwrap_or_default().contains("quick brown fox"));
+    })
+    .await;
+}
