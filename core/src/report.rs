@@ -198,6 +198,7 @@ mod tests {
             connection: None,
             started_unix_ms: None,
             probes: Default::default(),
+            measured_in: None,
         }
     }
 

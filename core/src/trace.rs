@@ -26,6 +26,17 @@ pub enum TimeoutKind {
     Total,
 }
 
+/// Where the reader loop ran: the automation contract's `measured_in`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeasuredIn {
+    /// A dedicated Web Worker: the page's rendering cannot delay a timestamp.
+    Worker,
+    /// The page's main thread (a browser without workers, or a worker that could not start): a busy
+    /// page can delay reads and merge chunks.
+    MainThread,
+}
+
 /// How the run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -134,6 +145,9 @@ pub struct Trace {
     /// timestamps (a cache replay), never for timing.
     #[serde(default)]
     pub started_unix_ms: Option<f64>,
+    /// Where the reader loop ran, when the net layer says.
+    #[serde(default)]
+    pub measured_in: Option<MeasuredIn>,
 }
 
 impl Trace {

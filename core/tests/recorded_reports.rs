@@ -49,6 +49,7 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
         connection: None,
         started_unix_ms: None,
         probes: Default::default(),
+        measured_in: None,
     }
 }
 

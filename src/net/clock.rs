@@ -1,9 +1,16 @@
 //! Monotonic time for measurements: `performance.now()` in ms (never `Date.now()`, never `Instant`).
+//!
+//! A worker's `performance.now()` counts from the worker's own `timeOrigin`; [`time_origin_ms`] lets a
+//! time taken there be put on the page's clock (`origin_worker + t - origin_page`).
 
-/// Milliseconds since the page's time origin, with sub-millisecond resolution where the browser gives it.
+use super::scope::Scope;
+
+/// Milliseconds since this scope's time origin, with sub-millisecond resolution where the browser gives it.
 pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+    Scope::current().and_then(|s| s.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// This scope's `performance.timeOrigin` (unix ms, high resolution), or 0 when unknown.
+pub fn time_origin_ms() -> f64 {
+    Scope::current().and_then(|s| s.performance()).map(|p| p.time_origin()).unwrap_or(0.0)
 }

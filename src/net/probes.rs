@@ -10,6 +10,7 @@ use web_sys::{AbortController, RequestInit, RequestMode, Response};
 
 use super::race::{race_with_deadline, Raced};
 use super::request::RunSpec;
+use super::scope::Scope;
 
 /// How long one probe may take.
 const PROBE_LIMIT_MS: f64 = 4_000.0;
@@ -31,9 +32,9 @@ pub async fn probe_failure(spec: &RunSpec, status: Option<u16>, end: &TraceEnd) 
 
 /// Sends `init` to `url` and waits at most [`PROBE_LIMIT_MS`]; `None` when it failed or timed out.
 async fn fetch_with_limit(url: &str, init: &RequestInit, controller: &AbortController) -> Option<Response> {
-    let window = web_sys::window()?;
+    let scope = Scope::current()?;
     init.set_signal(Some(&controller.signal()));
-    let promise: Promise = window.fetch_with_str_and_init(url, init);
+    let promise: Promise = scope.fetch(url, init);
     match race_with_deadline(promise, Some(PROBE_LIMIT_MS)).await {
         Raced::Value(v) => v.dyn_into().ok(),
         Raced::Rejected(_) => None,

@@ -4,6 +4,8 @@ use js_sys::Promise;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::scope::Scope;
+
 /// How a raced promise ended.
 pub enum Raced {
     /// The promise resolved with this value.
@@ -23,18 +25,18 @@ pub async fn race_with_deadline(promise: Promise, limit_ms: Option<f64>) -> Race
             Err(e) => Raced::Rejected(e),
         };
     };
-    let window = web_sys::window().expect("a window");
+    let Some(scope) = Scope::current() else {
+        return Raced::Rejected(JsValue::from_str("no window or worker scope for a timer"));
+    };
     let mut timer_id = None;
     let timer = Promise::new(&mut |resolve, _reject| {
         let delay = limit_ms.clamp(0.0, i32::MAX as f64).ceil() as i32;
-        timer_id = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(resolve.unchecked_ref(), delay)
-            .ok();
+        timer_id = scope.set_timeout(resolve.unchecked_ref(), delay);
     });
     let both = js_sys::Array::of2(&promise, &timer);
     let outcome = JsFuture::from(Promise::race(&both)).await;
     if let Some(id) = timer_id {
-        window.clear_timeout_with_handle(id);
+        scope.clear_timeout(id);
     }
     match outcome {
         Ok(v) if v.is_undefined() => Raced::TimedOut,

@@ -1,9 +1,12 @@
 //! What to send and how long to wait: the inputs of one run, built by the UI.
 
+use serde::{Deserialize, Serialize};
 use streamscope_core::trace::RequestSummary;
 
+use super::scope::Scope;
+
 /// Time limits for one run; `None` means no limit.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Timeouts {
     /// Response headers must arrive within this many ms of `fetch()`.
     pub headers_ms: Option<f64>,
@@ -26,8 +29,8 @@ impl Default for Timeouts {
     }
 }
 
-/// One request to measure.
-#[derive(Debug, Clone, PartialEq)]
+/// One request to measure. Serialised only to hand it to the measuring worker (in memory, same page).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
     /// The exact request URL.
     pub url: String,
@@ -52,7 +55,7 @@ impl RunSpec {
             body_len_bytes: self.body.as_ref().map_or(0, |b| b.len()),
             header_names: self.headers.iter().map(|(n, _)| n.clone()).collect(),
             key_has_whitespace: self.key_has_whitespace,
-            page_protocol: web_sys::window().and_then(|w| w.location().protocol().ok()),
+            page_protocol: Scope::current().and_then(|s| s.protocol()),
         }
     }
 }

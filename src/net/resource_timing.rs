@@ -4,10 +4,12 @@ use streamscope_core::trace::ConnectionTiming;
 use wasm_bindgen::JsCast;
 use web_sys::PerformanceResourceTiming;
 
+use super::scope::Scope;
+
 /// The newest Resource Timing entry for `url`, or `None` when the browser has none. Fields the server
 /// did not allow (cross-origin without `Timing-Allow-Origin`) come back as zero and are left out.
 pub fn connection_timing(url: &str) -> Option<ConnectionTiming> {
-    let performance = web_sys::window()?.performance()?;
+    let performance = Scope::current()?.performance()?;
     let entries = performance.get_entries_by_name_with_entry_type(url, "resource");
     let entry: PerformanceResourceTiming = entries.get(entries.length().checked_sub(1)?).dyn_into().ok()?;
     let span = |start: f64, end: f64| (start > 0.0 && end >= start).then_some(end - start);

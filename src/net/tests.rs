@@ -7,7 +7,7 @@ use std::rc::Rc;
 use streamscope_core::trace::{TimeoutKind, Trace, TraceEnd};
 use wasm_bindgen_test::*;
 
-use super::{start_run, RunSpec, Timeouts};
+use super::{start_run, Placement, RunFeed, RunSpec, SharedFeed, Timeouts};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -22,12 +22,21 @@ fn get(url: String, timeouts: Timeouts) -> RunSpec {
     RunSpec { url, method: "GET".into(), body: None, headers: vec![], timeouts, key_has_whitespace: false }
 }
 
+/// The feed's facts with its reads, as one trace.
+fn trace_of(feed: &SharedFeed) -> Trace {
+    let mut f = feed.borrow_mut();
+    let mut trace = f.trace.clone();
+    trace.reads.extend(f.take_pending());
+    trace
+}
+
+/// Measures `spec` with the reader loop on this (the test page's) thread: the wasm test runner serves no
+/// worker script, and the worker's relay is covered end to end.
 async fn run(spec: RunSpec) -> Trace {
-    let trace = Rc::new(RefCell::new(Trace::default()));
-    let (_handle, fut) = start_run(spec, trace.clone()).expect("run starts");
+    let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
+    let (_handle, fut) = start_run(spec, feed.clone(), Placement::MainThread);
     fut.await;
-    let t = trace.borrow().clone();
-    t
+    trace_of(&feed)
 }
 
 #[wasm_bindgen_test]
@@ -66,15 +75,15 @@ async fn stalled_stream_ends_with_the_idle_time_out() {
 
 #[wasm_bindgen_test]
 async fn cancel_keeps_the_partial_trace() {
-    let trace = Rc::new(RefCell::new(Trace::default()));
+    let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
     let spec = get(lab("/v1/chat/completions?tokens=200&cadence_ms=20&first_ms=50"), Timeouts::default());
-    let (handle, fut) = start_run(spec, trace.clone()).expect("run starts");
+    let (handle, fut) = start_run(spec, feed.clone(), Placement::MainThread);
     wasm_bindgen_futures::spawn_local(async move {
         sleep_ms(300).await;
         handle.cancel();
     });
     fut.await;
-    let t = trace.borrow();
+    let t = trace_of(&feed);
     assert!(matches!(t.end, Some(TraceEnd::Cancelled { .. })), "end: {:?}", t.end);
     assert!(!t.reads.is_empty(), "reads before the cancel are kept");
 }

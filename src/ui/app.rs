@@ -23,6 +23,8 @@ pub fn App() -> impl IntoView {
     let form = FormState::new(config);
     let session = Session::new();
     on_cleanup(move || session.cancel());
+    // Start the measuring worker now, so its wasm is compiled before the first run.
+    crate::net::worker::client::warm_up();
 
     if run_on_load {
         when_settled(move || {

@@ -69,7 +69,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
     // Both sides' last runs on one axis: the longer run sets the span.
     let span = Signal::derive(move || {
         session.records.with(|r| {
-            r.iter().map(|r| r.live.elapsed_ms.max(r.live.reads.last().map_or(0.0, |x| x.0))).reduce(f64::max).map(|m| m * 1.02)
+            r.iter().map(|r| r.live.elapsed_ms.max(r.live.last_read_ms.unwrap_or(0.0))).reduce(f64::max).map(|m| m * 1.02)
         })
     });
     let side_chart = move |side: Side, testid: &'static str| {

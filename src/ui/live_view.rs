@@ -1,11 +1,14 @@
-//! What the live panels draw: the live view of a run (recomputed at most once per frame while it streams,
-//! or once from a finished trace) and the raw view's rows.
+//! What the live panels draw, kept up to date incrementally: each frame adds only the reads and events
+//! that arrived since the last one (work proportional to what is new, never to the total), and the raw
+//! view's rows.
 
 use std::sync::Arc;
 
-use streamscope_core::analyzer::Analyzer;
+use streamscope_core::analyzer::Analysis;
 use streamscope_core::event::EventKind;
-use streamscope_core::trace::{Trace, TraceEnd};
+use streamscope_core::trace::{ReadChunk, Trace};
+
+use super::timeline_bins::TimelineBins;
 
 /// One read as the raw view shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,8 +19,8 @@ pub struct RawRow {
     pub at_ms: f64,
     /// Bytes it delivered.
     pub len_bytes: usize,
-    /// The bytes as text (invalid UTF-8 replaced), cut to [`RAW_PREVIEW_BYTES`]; shared, so the row
-    /// list is cheap to clone every frame.
+    /// The bytes as text (invalid UTF-8 replaced), cut to [`RAW_PREVIEW_BYTES`]; empty once the run's
+    /// previews reached [`RAW_PREVIEW_TOTAL_BYTES`].
     pub preview: Arc<str>,
     /// Bytes not shown.
     pub hidden_bytes: usize,
@@ -27,87 +30,111 @@ pub struct RawRow {
 /// freeze the tab).
 pub const RAW_PREVIEW_BYTES: usize = 2048;
 
-/// What the live panels draw while the stream arrives (cheap to compute from the analyzer each frame).
+/// How many preview bytes one run keeps for the raw view in all; later rows keep time and size only (the
+/// export has the bytes, up to the trace's own cap).
+pub const RAW_PREVIEW_TOTAL_BYTES: usize = 8 * 1024 * 1024;
+
+/// What the live panels draw while the stream arrives, updated in place once per frame.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LiveView {
-    /// Time since the request was sent.
+    /// Which run this is (views that append, like the answer text, start over when it changes).
+    pub run_id: u64,
+    /// Time since the request was sent (the run's end once it ended).
     pub elapsed_ms: f64,
     /// Response headers time.
     pub headers_ms: Option<f64>,
     /// HTTP status.
     pub status: Option<u16>,
-    /// `(at_ms, len_bytes)` of every read.
-    pub reads: Vec<(f64, usize)>,
-    /// Arrival time of every content event.
+    /// When the first read resolved.
+    pub first_read_ms: Option<f64>,
+    /// When the last read resolved.
+    pub last_read_ms: Option<f64>,
+    /// Reads so far.
+    pub reads: usize,
+    /// Body bytes so far.
+    pub bytes: usize,
+    /// Arrival time of every content event (8 bytes each: what the replay steps through).
     pub content_at_ms: Vec<f64>,
-    /// Length of `text` (bytes) once each content event had arrived, parallel to `content_at_ms`: what
-    /// the replay shows at each moment.
+    /// Length of `text` (bytes) once each content event had arrived, parallel to `content_at_ms`.
     pub text_len_after: Vec<usize>,
-    /// Arrival time of every reasoning event.
-    pub reasoning_at_ms: Vec<f64>,
+    /// Arrival time of the first reasoning event.
+    pub first_reasoning_ms: Option<f64>,
     /// Content text so far.
     pub text: String,
     /// Reasoning text so far.
     pub reasoning: String,
-    /// Body bytes so far.
-    pub bytes: usize,
+    /// Reads and events per time bin, for the timeline.
+    pub timeline: TimelineBins,
+    /// Analysis events already taken in.
+    events_seen: usize,
 }
 
 impl LiveView {
-    /// The live view of a finished trace (as the panels drew it at the end of the run).
-    pub fn from_trace(trace: &Trace) -> LiveView {
-        let mut analyzer = Analyzer::new(trace.header("content-type"));
-        for read in &trace.reads {
-            analyzer.push(read.at_ms, &read.bytes);
-        }
-        match &trace.end {
-            Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
-            Some(end) => analyzer.abort(end.at_ms()),
-            None => {}
-        }
-        live_view(trace, &analyzer, trace.end.as_ref().map_or(0.0, |e| e.at_ms()))
+    /// An empty view for run `run_id`.
+    pub fn new(run_id: u64) -> LiveView {
+        LiveView { run_id, ..LiveView::default() }
     }
-}
 
-/// Raw-view rows of every read of a trace.
-pub fn raw_rows(trace: &Trace) -> Vec<RawRow> {
-    trace.reads.iter().enumerate().map(|(i, r)| raw_row(i, r.at_ms, &r.bytes)).collect()
-}
+    /// Takes in reads that just arrived.
+    pub fn add_reads(&mut self, reads: &[ReadChunk]) {
+        for read in reads {
+            self.first_read_ms.get_or_insert(read.at_ms);
+            self.last_read_ms = Some(read.at_ms);
+            self.reads += 1;
+            self.bytes += read.bytes.len();
+            self.timeline.add_read(read.at_ms, read.bytes.len());
+        }
+    }
 
-/// The live view of `trace` as `analyzer` has parsed it so far.
-pub fn live_view(trace: &Trace, analyzer: &Analyzer, elapsed_ms: f64) -> LiveView {
-    let mut content_at_ms = Vec::new();
-    let mut text_len_after = Vec::new();
-    let mut reasoning_at_ms = Vec::new();
-    let mut text_len = 0;
-    for event in analyzer.events() {
-        match &event.kind {
-            EventKind::Content(text) => {
-                content_at_ms.push(event.at_ms);
-                text_len += text.len();
-                text_len_after.push(text_len);
+    /// Takes in the events `analysis` produced since the last call.
+    pub fn add_events(&mut self, analysis: &Analysis) {
+        for event in analysis.events.get(self.events_seen..).unwrap_or_default() {
+            match &event.kind {
+                EventKind::Content(text) => {
+                    self.text.push_str(text);
+                    self.content_at_ms.push(event.at_ms);
+                    self.text_len_after.push(self.text.len());
+                    self.timeline.add_content(event.at_ms);
+                }
+                EventKind::Reasoning(text) => {
+                    self.reasoning.push_str(text);
+                    self.first_reasoning_ms.get_or_insert(event.at_ms);
+                    self.timeline.add_reasoning(event.at_ms);
+                }
+                _ => {}
             }
-            EventKind::Reasoning(_) => reasoning_at_ms.push(event.at_ms),
-            _ => {}
         }
+        self.events_seen = analysis.events.len();
     }
-    LiveView {
-        elapsed_ms: trace.end.as_ref().map_or(elapsed_ms, |e| e.at_ms()),
-        headers_ms: trace.headers_ms,
-        status: trace.status,
-        reads: trace.reads.iter().map(|r| (r.at_ms, r.bytes.len())).collect(),
-        content_at_ms,
-        text_len_after,
-        reasoning_at_ms,
-        text: analyzer.text().to_string(),
-        reasoning: analyzer.reasoning_text().to_string(),
-        bytes: trace.body_bytes(),
+
+    /// The view of a finished trace and its analysis (an import, or a run not drawn live).
+    pub fn of_run(run_id: u64, trace: &Trace, analysis: &Analysis) -> LiveView {
+        let mut live = LiveView::new(run_id);
+        live.headers_ms = trace.headers_ms;
+        live.status = trace.status;
+        live.add_reads(&trace.reads);
+        live.add_events(analysis);
+        live.elapsed_ms = trace.end.as_ref().map_or(0.0, |e| e.at_ms());
+        live
     }
+
+    /// The view of a finished trace, analysed here.
+    #[cfg(test)]
+    pub fn from_trace(run_id: u64, trace: &Trace) -> LiveView {
+        LiveView::of_run(run_id, trace, &streamscope_core::analyzer::analyze(trace))
+    }
+}
+
+/// Raw-view rows for reads that just arrived, numbered from `first_index`; `preview_budget` is what is
+/// left of [`RAW_PREVIEW_TOTAL_BYTES`] for this run (updated).
+pub fn raw_rows(first_index: usize, reads: &[ReadChunk], preview_budget: &mut usize) -> Vec<RawRow> {
+    reads.iter().enumerate().map(|(i, r)| raw_row(first_index + i, r.at_ms, &r.bytes, preview_budget)).collect()
 }
 
 /// The raw-view row of one read.
-pub fn raw_row(index: usize, at_ms: f64, bytes: &[u8]) -> RawRow {
-    let shown = &bytes[..bytes.len().min(RAW_PREVIEW_BYTES)];
+pub fn raw_row(index: usize, at_ms: f64, bytes: &[u8], preview_budget: &mut usize) -> RawRow {
+    let shown = &bytes[..bytes.len().min(RAW_PREVIEW_BYTES).min(*preview_budget)];
+    *preview_budget -= shown.len();
     RawRow {
         index,
         at_ms,

@@ -15,6 +15,7 @@ mod report_json;
 mod session;
 mod text_view;
 mod timeline;
+mod timeline_bins;
 mod triage_hints;
 
 #[cfg(test)]

@@ -51,11 +51,16 @@ impl Replay {
     }
 }
 
-/// The answer text as it stood `position_ms` after the request was sent.
-pub fn text_at(live: &LiveView, position_ms: f64) -> String {
+/// How many bytes of the answer text had arrived `position_ms` after the request was sent.
+pub fn text_len_at(live: &LiveView, position_ms: f64) -> usize {
     let arrived = live.content_at_ms.partition_point(|at| *at <= position_ms);
-    let len = if arrived == 0 { 0 } else { live.text_len_after[arrived - 1] };
-    live.text.get(..len).unwrap_or(&live.text).to_string()
+    if arrived == 0 { 0 } else { live.text_len_after[arrived - 1] }
+}
+
+/// The answer text as it stood `position_ms` after the request was sent.
+#[cfg(test)]
+pub fn text_at(live: &LiveView, position_ms: f64) -> String {
+    live.text.get(..text_len_at(live, position_ms)).unwrap_or(&live.text).to_string()
 }
 
 /// The Replay / Stop button.

@@ -1,13 +1,14 @@
-//! One campaign at a time (a run, N runs, or A/B runs): starts the net runs, drains each shared trace
-//! once per animation frame into the incremental analyzer, and publishes what the components render.
-//! Nothing here blocks the reader loop.
+//! One campaign at a time (a run, N runs, or A/B runs): starts the net runs, drains each run's feed once
+//! per animation frame into the incremental analyzer (each read is analysed once, and the final report
+//! is built from that same analysis), and publishes what the components render, in place and in
+//! proportion to what is new. The reader loop runs in the measuring worker: nothing here can delay it.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use streamscope_core::analyzer::Analyzer;
+use streamscope_core::analyzer::{analyze, Analyzer};
 use streamscope_core::campaign::{CampaignReport, CompareSetup};
 use streamscope_core::compare::Side;
 use streamscope_core::export::Export;
@@ -15,9 +16,10 @@ use streamscope_core::page_config::PageConfig;
 use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
 
-use super::live_view::{live_view, raw_row, raw_rows, LiveView, RawRow};
+use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
 use crate::net::clock::now_ms;
-use crate::net::{start_run, RunHandle, RunSpec, SharedTrace};
+use crate::net::run::elapsed_ms;
+use crate::net::{start_run, Placement, RunFeed, RunHandle, RunSpec, SharedFeed};
 
 /// Where the page is in its life; mirrored into `#report-json[data-state]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +51,7 @@ impl RunState {
 pub struct Session {
     /// Run state for `data-state` and the Run/Cancel buttons.
     pub state: RwSignal<RunState>,
-    /// Live view, replaced at most once per animation frame.
+    /// Live view, updated in place at most once per animation frame.
     pub live: RwSignal<LiveView>,
     /// Raw reads, appended at most once per animation frame.
     pub raw_rows: RwSignal<Vec<RawRow>>,
@@ -99,6 +101,8 @@ struct Local {
     at_once: bool,
     /// Runs of the current round not finished yet.
     in_flight: usize,
+    /// Numbers every run (and every imported one) for the live view.
+    next_run_id: u64,
 }
 
 /// Pause between the runs of a campaign, so one run's tail does not overlap the next one's start.
@@ -126,6 +130,7 @@ impl Session {
                 queue: VecDeque::new(),
                 at_once: false,
                 in_flight: 0,
+                next_run_id: 1,
             }),
         }
     }
@@ -192,8 +197,9 @@ impl Session {
             .runs
             .into_iter()
             .map(|run| {
-                let report = Report::from_trace(&run.trace);
-                let live = LiveView::from_trace(&run.trace);
+                let analysis = analyze(&run.trace);
+                let report = Report::from_analysis(&run.trace, &analysis);
+                let live = LiveView::of_run(self.new_run_id(), &run.trace, &analysis);
                 RunRecord { side: run.side, report, live, trace: run.trace }
             })
             .collect();
@@ -206,7 +212,7 @@ impl Session {
         });
         self.config.set(export.config);
         self.progress.set((records.len(), records.len()));
-        self.raw_rows.set(last.as_ref().map(|r| raw_rows(&r.trace)).unwrap_or_default());
+        self.raw_rows.set(last.as_ref().map(|r| raw_rows(0, &r.trace.reads, &mut RAW_PREVIEW_TOTAL_BYTES.clone())).unwrap_or_default());
         self.live.set(last.as_ref().map(|r| r.live.clone()).unwrap_or_default());
         self.report.set(last.map(|r| r.report));
         self.records.set(records);
@@ -246,29 +252,41 @@ impl Session {
         }
     }
 
+    fn new_run_id(self) -> u64 {
+        self.local
+            .try_update_value(|l| {
+                l.next_run_id += 1;
+                l.next_run_id
+            })
+            .unwrap_or_default()
+    }
+
     /// Starts measuring one run; `publish` makes it the one the live panels draw.
     fn start_one(self, side: Side, spec: RunSpec, publish: bool) {
-        let trace: SharedTrace = Rc::new(RefCell::new(Trace::default()));
-        let (handle, run) = match start_run(spec, trace.clone()) {
-            Ok(started) => started,
-            Err(message) => {
-                self.start_error.set(Some(message));
-                self.cancel();
-                self.finish_campaign();
-                return;
-            }
-        };
+        let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
+        let (handle, run) = start_run(spec, feed.clone(), Placement::Auto);
         let campaign_id = self.local.with_value(|l| l.campaign_id);
+        let run_id = self.new_run_id();
         self.local.update_value(|l| l.handles.push(handle));
         if publish {
             self.current_side.set(side);
             self.start_error.set(None);
             self.report.set(None);
-            self.live.set(LiveView::default());
+            self.live.set(LiveView::new(run_id));
             self.raw_rows.set(Vec::new());
         }
         leptos::task::spawn_local(run);
-        let drain = Drain { session: self, campaign_id, side, publish, trace, analyzer: None, fed_reads: 0, started_ms: now_ms() };
+        let drain = Drain {
+            session: self,
+            campaign_id,
+            side,
+            publish,
+            run_id,
+            feed,
+            analyzer: None,
+            preview_budget: RAW_PREVIEW_TOTAL_BYTES,
+            block_main_ms: if publish { block_main_ms() } else { 0.0 },
+        };
         drain.schedule();
     }
 
@@ -293,6 +311,17 @@ impl Session {
     }
 }
 
+/// The test hook `block_main_ms=N` in the page's query: once the first content event is drawn, the
+/// page's main thread busy-waits N ms, to prove that a busy page changes nothing measured.
+fn block_main_ms() -> f64 {
+    super::query::query_pairs()
+        .into_iter()
+        .find(|(k, _)| k == "block_main_ms")
+        .and_then(|(_, v)| v.parse::<f64>().ok())
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .map_or(0.0, |ms| ms.min(10_000.0))
+}
+
 /// The per-frame drain of one run.
 struct Drain {
     session: Session,
@@ -300,16 +329,19 @@ struct Drain {
     side: Side,
     /// Whether this run feeds the live panels (only one does when A and B run at once).
     publish: bool,
-    trace: SharedTrace,
+    run_id: u64,
+    feed: SharedFeed,
     analyzer: Option<Analyzer>,
-    fed_reads: usize,
-    started_ms: f64,
+    /// What is left of the raw view's preview budget for this run.
+    preview_budget: usize,
+    /// The main-thread-block test hook, 0 when off or done.
+    block_main_ms: f64,
 }
 
 impl Drain {
     fn schedule(mut self) {
         request_animation_frame(move || {
-            // A newer campaign (or an import) replaced this one: stop drawing the old trace.
+            // A newer campaign (or an import) replaced this one: stop drawing the old run.
             if self.session.local.try_with_value(|l| l.campaign_id) != Some(self.campaign_id) {
                 return;
             }
@@ -319,48 +351,73 @@ impl Drain {
         });
     }
 
-    /// Feeds new reads and publishes; returns whether the run is still going.
+    /// Feeds the reads that arrived since the last frame to the analyzer (each exactly once), publishes
+    /// what is new, and at the end builds the report from that same analysis. Returns whether the run is
+    /// still going.
     fn frame(&mut self) -> bool {
-        let trace = self.trace.borrow();
-        if !self.publish {
-            // Not drawn live: only wait for the end, then record it like any run.
-            if trace.end.is_none() {
-                return true;
+        let shared = self.feed.clone();
+        let mut feed = shared.borrow_mut();
+        let new_reads = feed.take_pending();
+        let ended = feed.trace.end.clone();
+        if self.analyzer.is_none() && (feed.trace.headers_ms.is_some() || !new_reads.is_empty() || ended.is_some()) {
+            self.analyzer = Some(Analyzer::new(feed.trace.header("content-type")));
+        }
+        let Some(analyzer) = self.analyzer.as_mut() else {
+            if self.publish {
+                let elapsed = elapsed_ms(&feed);
+                self.session.live.update(|l| l.elapsed_ms = elapsed);
             }
-            let record =
-                RunRecord { side: self.side, report: Report::from_trace(&trace), live: LiveView::from_trace(&trace), trace: trace.clone() };
-            drop(trace);
-            self.session.run_ended(record);
-            return false;
-        }
-        let analyzer = self
-            .analyzer
-            .get_or_insert_with(|| Analyzer::new(trace.header("content-type")));
-        let mut new_rows = Vec::new();
-        for (index, read) in trace.reads.iter().enumerate().skip(self.fed_reads) {
+            return true;
+        };
+        for read in &new_reads {
             analyzer.push(read.at_ms, &read.bytes);
-            new_rows.push(raw_row(index, read.at_ms, &read.bytes));
         }
-        self.fed_reads = trace.reads.len();
-        match &trace.end {
+        match &ended {
             Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
-            // A cut-off stream's last partial line is not an event (the report's analysis agrees).
+            // A cut-off stream's last partial line is not an event.
             Some(end) => analyzer.abort(end.at_ms()),
             None => {}
         }
-        let live = live_view(&trace, analyzer, now_ms() - self.started_ms);
-        if !new_rows.is_empty() {
-            self.session.raw_rows.update(|rows| rows.extend(new_rows));
+        if self.publish {
+            let first_index = feed.trace.reads.len();
+            let elapsed = ended.as_ref().map_or_else(|| elapsed_ms(&feed), |e| e.at_ms());
+            let (headers_ms, status) = (feed.trace.headers_ms, feed.trace.status);
+            let analysis = analyzer.analysis();
+            self.session.live.update(|l| {
+                l.elapsed_ms = elapsed;
+                l.headers_ms = headers_ms;
+                l.status = status;
+                l.add_reads(&new_reads);
+                l.add_events(analysis);
+            });
+            if !new_reads.is_empty() {
+                let rows = raw_rows(first_index, &new_reads, &mut self.preview_budget);
+                self.session.raw_rows.update(|r| r.extend(rows));
+            }
+            self.maybe_block_main_thread();
         }
-        if trace.end.is_none() {
-            self.session.live.set(live);
+        feed.trace.reads.extend(new_reads);
+        if ended.is_none() {
             return true;
         }
-        self.session.live.set(live.clone());
-        let report = Report::from_trace(&trace);
-        let record = RunRecord { side: self.side, report, live, trace: trace.clone() };
-        drop(trace);
-        self.session.run_ended(record);
+        let trace = std::mem::take(&mut feed.trace);
+        drop(feed);
+        let analysis = self.analyzer.take().map(|a| a.into_analysis()).unwrap_or_default();
+        let report = Report::from_analysis(&trace, &analysis);
+        let live = if self.publish {
+            self.session.live.get_untracked()
+        } else {
+            LiveView::of_run(self.run_id, &trace, &analysis)
+        };
+        self.session.run_ended(RunRecord { side: self.side, report, live, trace });
         false
+    }
+
+    fn maybe_block_main_thread(&mut self) {
+        if self.block_main_ms > 0.0 && self.session.live.with_untracked(|l| !l.content_at_ms.is_empty()) {
+            let until = now_ms() + self.block_main_ms;
+            self.block_main_ms = 0.0;
+            while now_ms() < until {}
+        }
     }
 }

@@ -58,16 +58,40 @@ fn replay_shows_the_text_as_it_stood_at_each_moment() {
     use super::replay::text_at;
     use super::live_view::LiveView;
     // Three content events: "One", " two", " — three" (the dash is 3 bytes in UTF-8).
-    let live = LiveView {
-        content_at_ms: vec![100.0, 125.0, 150.0],
-        text_len_after: vec![3, 7, 17],
-        text: "One two — three".to_string(),
-        ..LiveView::default()
-    };
+    let mut live = LiveView::new(1);
+    live.content_at_ms = vec![100.0, 125.0, 150.0];
+    live.text_len_after = vec![3, 7, 17];
+    live.text = "One two — three".to_string();
     assert_eq!(text_at(&live, 99.9), "");
     assert_eq!(text_at(&live, 100.0), "One");
     assert_eq!(text_at(&live, 140.0), "One two");
     assert_eq!(text_at(&live, 10_000.0), "One two — three");
+}
+
+/// The live view takes in only what is new each frame, and ends where one pass over the whole trace
+/// ends (the report's analysis).
+#[wasm_bindgen_test]
+fn live_view_built_frame_by_frame_equals_the_view_of_the_whole_trace() {
+    use super::live_view::LiveView;
+    use streamscope_core::analyzer::Analyzer;
+    let trace = synthetic_trace();
+    let mut analyzer = Analyzer::new(trace.header("content-type"));
+    let mut live = LiveView::new(7);
+    live.headers_ms = trace.headers_ms;
+    live.status = trace.status;
+    for read in trace.reads.chunks(2) {
+        for r in read {
+            analyzer.push(r.at_ms, &r.bytes);
+        }
+        live.add_reads(read);
+        live.add_events(analyzer.analysis());
+    }
+    analyzer.finish(202.0);
+    live.add_events(analyzer.analysis());
+    live.elapsed_ms = 202.0;
+    assert_eq!(live, LiveView::from_trace(7, &trace));
+    assert_eq!(live.text, "One two three four five");
+    assert_eq!((live.reads, live.content_at_ms.len(), live.first_read_ms), (7, 5, Some(12.0)));
 }
 
 /// Regression: without serde_json's `float_roundtrip`, the page parsed an exported TPOT of

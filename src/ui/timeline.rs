@@ -1,11 +1,14 @@
-//! The timeline (SVG): every read as a stroke sized by its bytes (log scale), content events as a cumulative step line,
-//! and headers / TTFB / TTFT marked on one time axis. A lump at the end or tall steps mean held content.
+//! The timeline (SVG): reads as strokes sized by their bytes (log scale), content events as a cumulative
+//! step line, and headers / TTFB / TTFT marked on one time axis. A lump at the end or tall steps mean held
+//! content. It draws from [`super::timeline_bins`], so the number of shapes is bounded by the bins (about
+//! one per pixel column), whatever the stream's length.
 
 use leptos::prelude::*;
 
 use super::format;
 use super::live_view::LiveView;
 use super::session::Session;
+use super::timeline_bins::{Bin, TimelineBins};
 
 const WIDTH: f64 = 1000.0;
 const LEFT: f64 = 78.0;
@@ -36,7 +39,7 @@ impl Scale {
 
 /// Everything the SVG needs, derived from the live view and, once there, the report's marks.
 struct Plot {
-    /// One vertical stroke per read, as a single path (one DOM update per frame however long the stream).
+    /// One vertical stroke per bin with reads, as a single path (one DOM update per frame).
     reads_path: String,
     read_count: usize,
     /// Held spans as `(x, width)`.
@@ -50,15 +53,22 @@ struct Plot {
     max_count: usize,
 }
 
-fn step_path(scale: &Scale, times: &[f64], max_count: usize) -> String {
-    if times.is_empty() {
-        return String::new();
-    }
+/// The cumulative count of `count(bin)` as a step line over the bins.
+fn step_path(scale: &Scale, bins: &TimelineBins, count: impl Fn(&Bin) -> u32, max_count: usize) -> String {
     let y = |n: usize| EVENTS_BOTTOM - (n as f64 / max_count.max(1) as f64) * (EVENTS_BOTTOM - EVENTS_TOP);
-    let mut path = format!("M{:.1},{:.1}", scale.x(0.0), y(0));
-    for (i, t) in times.iter().enumerate() {
-        let x = scale.x(*t);
-        path.push_str(&format!(" L{x:.1},{:.1} L{x:.1},{:.1}", y(i), y(i + 1)));
+    let mut path = String::new();
+    let mut total = 0usize;
+    for (i, bin) in bins.bins().iter().enumerate() {
+        let n = count(bin) as usize;
+        if n == 0 {
+            continue;
+        }
+        if path.is_empty() {
+            path = format!("M{:.1},{:.1}", scale.x(0.0), y(0));
+        }
+        let x = scale.x(i as f64 * bins.bin_ms());
+        path.push_str(&format!(" L{x:.1},{:.1} L{x:.1},{:.1}", y(total), y(total + n)));
+        total += n;
     }
     path
 }
@@ -70,16 +80,18 @@ pub type Marks = (Option<f64>, Option<f64>, Option<f64>);
 pub type HeldSpans = Vec<(f64, f64)>;
 
 fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f64, f64)]) -> Plot {
-    let last = live.reads.last().map_or(0.0, |r| r.0);
+    let last = live.last_read_ms.unwrap_or(0.0);
     let span_ms = span_override_ms.unwrap_or_else(|| live.elapsed_ms.max(last).max(1.0) * 1.02);
     let scale = Scale { span_ms };
-    let max_len = live.reads.iter().map(|r| r.1).max().unwrap_or(1).max(1) as f64;
-    let mut reads_path = String::with_capacity(live.reads.len() * 20);
-    for &(at_ms, len) in &live.reads {
-        let h = ((len as f64 + 1.0).log2() / (max_len + 1.0).log2()).max(0.08) * (READS_BOTTOM - READS_TOP);
-        reads_path.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(at_ms), -h));
+    let bins = &live.timeline;
+    let max_len = bins.max_read_bytes.max(1) as f64;
+    let mut reads_path = String::with_capacity(64 * 20);
+    for (i, bin) in bins.bins().iter().enumerate().filter(|(_, b)| b.reads > 0) {
+        let len = bin.max_read_bytes as f64;
+        let h = ((len + 1.0).log2() / (max_len + 1.0).log2()).max(0.08) * (READS_BOTTOM - READS_TOP);
+        reads_path.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(i as f64 * bins.bin_ms()), -h));
     }
-    let max_count = live.content_at_ms.len().max(live.reasoning_at_ms.len());
+    let max_count = bins.content_total.max(bins.reasoning_total);
     let step = tick_step_ms(span_ms);
     let ticks = (0..)
         .map(|i| i as f64 * step)
@@ -103,10 +115,10 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
     Plot {
         held,
         burst_marks,
-        content_path: step_path(&scale, &live.content_at_ms, max_count),
-        reasoning_path: step_path(&scale, &live.reasoning_at_ms, max_count),
+        content_path: step_path(&scale, bins, |b| b.content, max_count),
+        reasoning_path: step_path(&scale, bins, |b| b.reasoning, max_count),
         reads_path,
-        read_count: live.reads.len(),
+        read_count: bins.read_total,
         marks,
         ticks,
         max_count,
@@ -116,11 +128,11 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
 /// The timeline of the run in progress (or the last one), with held spans from the report.
 #[component]
 pub fn Timeline(session: Session) -> impl IntoView {
-    let live = Signal::derive(move || session.live.get());
+    let live = session.live.into();
     let marks = Signal::derive(move || {
         session.report.with(|r| match r {
             Some(r) => (r.headers_ms, r.ttfb_ms, r.ttft_ms),
-            None => session.live.with(|l| (l.headers_ms, l.reads.first().map(|r| r.0), l.content_at_ms.first().copied())),
+            None => session.live.with(|l| (l.headers_ms, l.first_read_ms, l.content_at_ms.first().copied())),
         })
     });
     let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(held_spans).unwrap_or_default()));

@@ -1,0 +1,231 @@
+//! The reader loop: `fetch()` with an `AbortController`, then `reader.read()` until the body ends,
+//! timestamping each read the moment it resolves. It must never wait on anything but the network and its
+//! own deadlines: it hands each read to a [`RunSink`] and goes straight back to `reader.read()`. It runs
+//! in the measuring worker (the page's rendering cannot delay it there) or, as a fallback, on the page.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Promise, Reflect, Uint8Array};
+use streamscope_core::trace::{ConnectionTiming, Probes, TimeoutKind, TraceEnd};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
+
+use super::clock::now_ms;
+use super::probes::probe_failure;
+use super::race::{race_with_deadline, Raced};
+use super::request::{RunSpec, Timeouts};
+use super::resource_timing::connection_timing;
+use super::scope::Scope;
+
+/// Where the reader loop puts raw facts, the moment it has them. Implementations must return at once
+/// (queue, never render).
+pub trait RunSink {
+    /// `fetch()` is called now: `t0_ms` on this scope's clock, `unix_ms` the wall clock (only to compare
+    /// with a server's own timestamps, never for timing).
+    fn started(&self, t0_ms: f64, unix_ms: f64);
+    /// Response headers arrived `at_ms` after `fetch()`.
+    fn headers(&self, at_ms: f64, status: u16, headers: Vec<(String, String)>);
+    /// A read resolved `at_ms` after `fetch()` with these (non-empty) bytes.
+    fn read(&self, at_ms: f64, chunk: Uint8Array);
+}
+
+/// How a measured run ended, with what was learnt after it.
+pub struct Outcome {
+    /// How the run ended.
+    pub end: TraceEnd,
+    /// Resource Timing of the request, when the browser has it.
+    pub connection: Option<ConnectionTiming>,
+    /// Follow-up probes after a failure.
+    pub probes: Probes,
+}
+
+/// Aborts a run at any moment; cloning shares the same run.
+#[derive(Clone)]
+pub struct Abort {
+    controller: AbortController,
+    cancelled: Rc<Cell<bool>>,
+}
+
+impl Abort {
+    /// A fresh abort switch.
+    pub fn new() -> Result<Abort, String> {
+        Ok(Abort { controller: AbortController::new().map_err(describe)?, cancelled: Rc::new(Cell::new(false)) })
+    }
+
+    /// Aborts the request; the run ends with [`TraceEnd::Cancelled`] and keeps what it recorded.
+    pub fn cancel(&self) {
+        self.cancelled.set(true);
+        self.controller.abort();
+    }
+
+    /// Whether [`Abort::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.get()
+    }
+}
+
+/// Measures `spec` into `sink`, then reads Resource Timing and, after a failure, probes (never during the
+/// measured run).
+pub async fn measure(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort) -> Outcome {
+    let mut status = None;
+    let end = read_all(spec, sink, abort, &mut status).await;
+    let connection = connection_timing(&spec.url);
+    let probes = if abort.is_cancelled() { Probes::default() } else { probe_failure(spec, status, &end).await };
+    Outcome { end, connection, probes }
+}
+
+/// Remaining time until the nearest deadline that applies at this stage, and which one it is.
+/// Deadlines are absolute, in ms since `fetch()`.
+fn nearest_deadline(candidates: &[(Option<f64>, TimeoutKind)], elapsed_ms: f64) -> Option<(f64, TimeoutKind)> {
+    candidates
+        .iter()
+        .filter_map(|&(deadline_ms, kind)| deadline_ms.map(|d| ((d - elapsed_ms).max(0.0), kind)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mut Option<u16>) -> TraceEnd {
+    let t = spec.timeouts;
+    let init = match request_init(spec, abort) {
+        Ok(init) => init,
+        Err(message) => return TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false },
+    };
+    let Some(scope) = Scope::current() else {
+        return TraceEnd::NetworkError { at_ms: 0.0, message: "no window or worker to fetch from".into(), during_body: false };
+    };
+
+    let unix_ms = js_sys::Date::now();
+    let t0 = now_ms();
+    sink.started(t0, unix_ms);
+    let fetch = scope.fetch(&spec.url, &init);
+    let stage = [(t.headers_ms, TimeoutKind::Headers), (t.total_ms, TimeoutKind::Total)];
+    let deadline = nearest_deadline(&stage, 0.0);
+    let response: Response = match race_with_deadline(fetch, deadline.map(|(remaining_ms, _)| remaining_ms)).await {
+        Raced::Value(v) => {
+            let at_ms = now_ms() - t0;
+            let response: Response = v.unchecked_into();
+            *status = Some(response.status());
+            sink.headers(at_ms, response.status(), read_headers(&response));
+            response
+        }
+        Raced::Rejected(e) => return failure(abort, now_ms() - t0, e, false),
+        Raced::TimedOut => return time_out(abort, None, now_ms() - t0, deadline, &t),
+    };
+
+    let Some(body) = response.body() else {
+        return TraceEnd::Complete { at_ms: now_ms() - t0 };
+    };
+    let reader: ReadableStreamDefaultReader = match body.get_reader().dyn_into() {
+        Ok(r) => r,
+        Err(e) => return failure(abort, now_ms() - t0, e.into(), true),
+    };
+    let done_key = JsValue::from_str("done");
+    let value_key = JsValue::from_str("value");
+    let mut last_read_ms: Option<f64> = None;
+    loop {
+        let elapsed_ms = now_ms() - t0;
+        let idle_deadline = last_read_ms.zip(t.idle_ms).map(|(last, idle)| last + idle);
+        let first_byte_deadline = if last_read_ms.is_none() { t.first_byte_ms } else { None };
+        let stage = [
+            (first_byte_deadline, TimeoutKind::FirstByte),
+            (idle_deadline, TimeoutKind::Idle),
+            (t.total_ms, TimeoutKind::Total),
+        ];
+        let deadline = nearest_deadline(&stage, elapsed_ms);
+        let read: Promise = reader.read();
+        match race_with_deadline(read, deadline.map(|(remaining_ms, _)| remaining_ms)).await {
+            Raced::Value(result) => {
+                let at_ms = now_ms() - t0;
+                let done = Reflect::get(&result, &done_key).map(|d| d.is_truthy()).unwrap_or(true);
+                if done {
+                    return TraceEnd::Complete { at_ms };
+                }
+                let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>().map_err(JsValue::from)) else {
+                    continue;
+                };
+                if chunk.byte_length() > 0 {
+                    sink.read(at_ms, chunk);
+                    last_read_ms = Some(at_ms);
+                }
+            }
+            Raced::Rejected(e) => return failure(abort, now_ms() - t0, e, true),
+            Raced::TimedOut => return time_out(abort, Some(&reader), now_ms() - t0, deadline, &t),
+        }
+    }
+}
+
+fn request_init(spec: &RunSpec, abort: &Abort) -> Result<RequestInit, String> {
+    let headers = web_sys::Headers::new().map_err(describe)?;
+    headers.set("Accept", "text/event-stream").map_err(describe)?;
+    let has_content_type = spec.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
+    if spec.body.is_some() && !has_content_type {
+        headers.set("Content-Type", "application/json").map_err(describe)?;
+    }
+    for (name, value) in &spec.headers {
+        headers
+            .set(name.trim(), value)
+            .map_err(|e| format!("header {:?} cannot be sent: {}", name.trim(), describe(e)))?;
+    }
+    let init = RequestInit::new();
+    init.set_method(&spec.method);
+    init.set_headers(&headers);
+    init.set_signal(Some(&abort.controller.signal()));
+    init.set_cache(web_sys::RequestCache::NoStore);
+    if let Some(body) = &spec.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    Ok(init)
+}
+
+/// Readable response headers, names lower-cased (CORS hides all but the safelisted and exposed ones).
+fn read_headers(response: &Response) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
+        for pair in entries.flatten() {
+            let pair: js_sys::Array = pair.unchecked_into();
+            let name = pair.get(0).as_string().unwrap_or_default().to_ascii_lowercase();
+            let value = pair.get(1).as_string().unwrap_or_default();
+            out.push((name, value));
+        }
+    }
+    out
+}
+
+fn failure(abort: &Abort, at_ms: f64, error: JsValue, during_body: bool) -> TraceEnd {
+    if abort.is_cancelled() {
+        TraceEnd::Cancelled { at_ms }
+    } else {
+        TraceEnd::NetworkError { at_ms, message: describe(error), during_body }
+    }
+}
+
+fn time_out(
+    abort: &Abort,
+    reader: Option<&ReadableStreamDefaultReader>,
+    at_ms: f64,
+    deadline: Option<(f64, TimeoutKind)>,
+    limits: &Timeouts,
+) -> TraceEnd {
+    if let Some(reader) = reader {
+        let _ = reader.cancel();
+    }
+    abort.controller.abort();
+    let timeout = deadline.map_or(TimeoutKind::Total, |(_, kind)| kind);
+    let limit_ms = match timeout {
+        TimeoutKind::Headers => limits.headers_ms,
+        TimeoutKind::FirstByte => limits.first_byte_ms,
+        TimeoutKind::Idle => limits.idle_ms,
+        TimeoutKind::Total => limits.total_ms,
+    };
+    TraceEnd::Timeout { at_ms, timeout, limit_ms: limit_ms.unwrap_or(0.0) }
+}
+
+/// A readable message for a JS error value (`TypeError: Failed to fetch`, `AbortError: ...`).
+pub fn describe(error: JsValue) -> String {
+    if let Some(e) = error.dyn_ref::<js_sys::Error>() {
+        let name: String = e.name().into();
+        let message: String = e.message().into();
+        return if message.is_empty() { name } else { format!("{name}: {message}") };
+    }
+    error.as_string().unwrap_or_else(|| format!("{error:?}"))
+}

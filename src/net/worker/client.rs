@@ -1,0 +1,212 @@
+//! The page's side of the measuring worker: starts it once (early, so its wasm is compiled before the
+//! first run), waits for its `ready`, sends it runs and relays what it measures into each run's feed.
+//! Relaying only copies bytes and appends: analysis happens once per frame, in the session.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::{Float64Array, Function, Promise, Uint8Array};
+use streamscope_core::trace::{MeasuredIn, ReadChunk, TraceEnd};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+use super::protocol::{self, message, set};
+use crate::net::clock::{now_ms, time_origin_ms};
+use crate::net::feed::SharedFeed;
+use crate::net::race::{race_with_deadline, Raced};
+use crate::net::request::RunSpec;
+
+/// The worker's loader script, beside the page (Trunk's `data-loader-shim` for the `streamscope-worker`
+/// bin); relative, so the bundle works from any sub-path.
+pub const WORKER_SCRIPT: &str = "streamscope-worker_loader.js";
+
+/// How long a run waits for the worker to be ready before it is measured on the page instead.
+pub const WORKER_START_LIMIT_MS: f64 = 10_000.0;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Starting,
+    Ready,
+    Failed,
+}
+
+struct Slot {
+    feed: SharedFeed,
+    done: Function,
+}
+
+struct Client {
+    worker: Option<Worker>,
+    state: Cell<State>,
+    ready: Promise,
+    resolve_ready: RefCell<Option<Function>>,
+    runs: RefCell<HashMap<u32, Slot>>,
+    next_run: Cell<u32>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
+}
+
+/// Starts the measuring worker if it is not started yet. Cheap to call again.
+pub fn warm_up() {
+    client();
+}
+
+fn client() -> Rc<Client> {
+    if let Some(c) = CLIENT.with(|c| c.borrow().clone()) {
+        return c;
+    }
+    let mut resolve_ready = None;
+    let ready = Promise::new(&mut |resolve, _| resolve_ready = Some(resolve));
+    let worker = Worker::new(WORKER_SCRIPT).ok();
+    let c = Rc::new(Client {
+        state: Cell::new(if worker.is_some() { State::Starting } else { State::Failed }),
+        worker,
+        ready,
+        resolve_ready: RefCell::new(resolve_ready),
+        runs: RefCell::new(HashMap::new()),
+        next_run: Cell::new(1),
+    });
+    CLIENT.with(|slot| *slot.borrow_mut() = Some(c.clone()));
+    if let Some(worker) = &c.worker {
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| on_message(&event.data()));
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
+            on_failure(format!("the measuring worker failed: {}", event.message()));
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+    } else {
+        c.settle(State::Failed);
+    }
+    c
+}
+
+impl Client {
+    fn settle(&self, state: State) {
+        self.state.set(state);
+        if let Some(resolve) = self.resolve_ready.borrow_mut().take() {
+            let _ = resolve.call1(&JsValue::NULL, &JsValue::from_bool(state == State::Ready));
+        }
+    }
+}
+
+/// Whether runs can go to the worker: waits for its `ready` (at most [`WORKER_START_LIMIT_MS`]).
+pub async fn ready() -> bool {
+    let c = client();
+    match c.state.get() {
+        State::Ready => true,
+        State::Failed => false,
+        State::Starting => match race_with_deadline(c.ready.clone(), Some(WORKER_START_LIMIT_MS)).await {
+            Raced::Value(v) => v.as_bool().unwrap_or(false),
+            _ => false,
+        },
+    }
+}
+
+/// Sends `spec` to the ready worker as a new run feeding `feed`. Returns the run id and a promise that
+/// resolves when the run's end is in the feed; `None` when the worker is not ready.
+pub fn start(spec: &RunSpec, feed: SharedFeed) -> Option<(u32, Promise)> {
+    let c = client();
+    if c.state.get() != State::Ready {
+        return None;
+    }
+    let worker = c.worker.as_ref()?;
+    let spec_json = serde_json::to_string(spec).ok()?;
+    let run = c.next_run.get();
+    c.next_run.set(run + 1);
+    let mut done = None;
+    let finished = Promise::new(&mut |resolve, _| done = Some(resolve));
+    feed.borrow_mut().trace.measured_in = Some(MeasuredIn::Worker);
+    c.runs.borrow_mut().insert(run, Slot { feed, done: done? });
+    let m = message(protocol::START, Some(run));
+    set(&m, "spec", &JsValue::from_str(&spec_json));
+    if worker.post_message(&m).is_err() {
+        c.runs.borrow_mut().remove(&run);
+        return None;
+    }
+    Some((run, finished))
+}
+
+/// Asks the worker to cancel `run` (it ends as cancelled and keeps what it recorded).
+pub fn cancel(run: u32) {
+    let c = client();
+    if let Some(worker) = &c.worker {
+        let _ = worker.post_message(&message(protocol::CANCEL, Some(run)));
+    }
+}
+
+fn on_message(data: &JsValue) {
+    let c = client();
+    let kind = protocol::get_str(data, "kind");
+    if kind.as_deref() == Some(protocol::READY) {
+        c.settle(State::Ready);
+        return;
+    }
+    let Some(run) = protocol::get_run(data) else { return };
+    let runs = c.runs.borrow();
+    let Some(slot) = runs.get(&run) else { return };
+    let mut feed = slot.feed.borrow_mut();
+    match kind.as_deref() {
+        Some(protocol::STARTED) => {
+            if let Some(origin_ms) = protocol::get_f64(data, "t0_origin_ms") {
+                feed.t0_page_ms = Some(origin_ms - time_origin_ms());
+            }
+            feed.trace.started_unix_ms = protocol::get_f64(data, "unix_ms");
+        }
+        Some(protocol::HEADERS) => {
+            feed.trace.headers_ms = protocol::get_f64(data, "at_ms");
+            feed.trace.status = protocol::get_f64(data, "status").map(|s| s as u16);
+            feed.trace.headers =
+                protocol::get_str(data, "headers").and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default();
+        }
+        Some(protocol::READS) => {
+            let times: Float64Array = protocol::get(data, "at_ms").unchecked_into();
+            let chunks: js_sys::Array = protocol::get(data, "chunks").unchecked_into();
+            let n = times.length().min(chunks.length());
+            feed.pending.reserve(n as usize);
+            for i in 0..n {
+                let bytes = chunks.get(i).unchecked_into::<Uint8Array>().to_vec();
+                feed.pending.push(ReadChunk { at_ms: times.get_index(i), bytes });
+            }
+        }
+        Some(protocol::END) => {
+            let json = |key: &str| protocol::get_str(data, key).unwrap_or_default();
+            feed.trace.end = Some(serde_json::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
+                at_ms: 0.0,
+                message: format!("the measuring worker sent an unreadable end: {e}"),
+                during_body: true,
+            }));
+            feed.trace.connection = serde_json::from_str(&json("connection")).unwrap_or_default();
+            feed.trace.probes = serde_json::from_str(&json("probes")).unwrap_or_default();
+            drop(feed);
+            drop(runs);
+            if let Some(slot) = c.runs.borrow_mut().remove(&run) {
+                let _ = slot.done.call0(&JsValue::NULL);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The worker could not start or died: runs in flight end as network errors (with what they had), and
+/// later runs are measured on the page.
+fn on_failure(message: String) {
+    let c = client();
+    c.settle(State::Failed);
+    let slots: Vec<Slot> = c.runs.borrow_mut().drain().map(|(_, s)| s).collect();
+    for slot in slots {
+        {
+            let mut feed = slot.feed.borrow_mut();
+            if feed.trace.end.is_none() {
+                let at_ms = feed.t0_page_ms.map_or(0.0, |t0| now_ms() - t0);
+                feed.trace.end = Some(TraceEnd::NetworkError { at_ms, message: message.clone(), during_body: true });
+            }
+        }
+        let _ = slot.done.call0(&JsValue::NULL);
+    }
+}

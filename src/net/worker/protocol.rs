@@ -1,0 +1,60 @@
+//! The messages between the page and the measuring worker. Plain JS objects with a `kind`; the run's
+//! spec and the end of a run travel as JSON text (small, once per run); reads travel as their own
+//! `Uint8Array`s with the buffers transferred (no copy) and their times in one `Float64Array`.
+//!
+//! page -> worker: `start {run, spec}`, `cancel {run}`.
+//! worker -> page: `ready`, `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
+//! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::JsValue;
+
+/// The worker loaded its wasm and listens (messages sent before this are lost).
+pub const READY: &str = "ready";
+/// Page -> worker: measure this spec as run `run`.
+pub const START: &str = "start";
+/// Page -> worker: cancel run `run`.
+pub const CANCEL: &str = "cancel";
+/// Worker -> page: `fetch()` is called now.
+pub const STARTED: &str = "started";
+/// Worker -> page: response headers arrived.
+pub const HEADERS: &str = "headers";
+/// Worker -> page: a batch of reads.
+pub const READS: &str = "reads";
+/// Worker -> page: the run ended.
+pub const END: &str = "end";
+
+/// A message of `kind` for run `run` (`None` for messages about no run).
+pub fn message(kind: &str, run: Option<u32>) -> Object {
+    let m = Object::new();
+    set(&m, "kind", &JsValue::from_str(kind));
+    if let Some(run) = run {
+        set(&m, "run", &JsValue::from(run));
+    }
+    m
+}
+
+/// Sets `key` on a message.
+pub fn set(message: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(message, &JsValue::from_str(key), value);
+}
+
+/// The value of `key` (undefined when missing).
+pub fn get(message: &JsValue, key: &str) -> JsValue {
+    Reflect::get(message, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A string field, `None` when missing or not a string.
+pub fn get_str(message: &JsValue, key: &str) -> Option<String> {
+    get(message, key).as_string()
+}
+
+/// A number field, `None` when missing or not a number.
+pub fn get_f64(message: &JsValue, key: &str) -> Option<f64> {
+    get(message, key).as_f64()
+}
+
+/// The run id of a message, `None` when missing or not a valid id.
+pub fn get_run(message: &JsValue) -> Option<u32> {
+    get_f64(message, "run").filter(|r| r.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(r)).map(|r| r as u32)
+}

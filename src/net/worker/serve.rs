@@ -1,0 +1,190 @@
+//! The worker's side: listens for runs, measures each with the same reader loop as the page fallback,
+//! and posts what it records to the page. Reads are posted in batches at most every
+//! [`FLUSH_INTERVAL_MS`] (the first one at once): timestamps are taken when each read resolves, so
+//! batching only paces the page's live view, never the measurement.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::{Array, Float64Array, Uint8Array};
+use streamscope_core::trace::TraceEnd;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use super::protocol::{self, message, set};
+use crate::net::clock::{now_ms, time_origin_ms};
+use crate::net::measure::{measure, Abort, RunSink};
+use crate::net::request::RunSpec;
+
+/// Longest time reads wait in the worker before they are posted (a read after a longer quiet spell goes
+/// at once).
+pub const FLUSH_INTERVAL_MS: f64 = 8.0;
+
+/// Starts serving runs in this worker and tells the page it is ready. Call once, from the worker's `main`.
+pub fn serve() {
+    let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
+        return;
+    };
+    let runs: Rc<RefCell<HashMap<u32, Abort>>> = Rc::default();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = event.data();
+        let Some(run) = protocol::get_run(&data) else { return };
+        match protocol::get_str(&data, "kind").as_deref() {
+            Some(protocol::START) => {
+                let spec = protocol::get_str(&data, "spec").unwrap_or_default();
+                wasm_bindgen_futures::spawn_local(run_in_worker(run, spec, runs.clone()));
+            }
+            Some(protocol::CANCEL) => {
+                if let Some(abort) = runs.borrow().get(&run) {
+                    abort.cancel();
+                }
+            }
+            _ => {}
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    post(&message(protocol::READY, None), None);
+}
+
+async fn run_in_worker(run: u32, spec_json: String, runs: Rc<RefCell<HashMap<u32, Abort>>>) {
+    let end_now = |message: String| {
+        let end = TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false };
+        post_end(run, &end, &JsValue::NULL, &JsValue::NULL);
+    };
+    let spec: RunSpec = match serde_json::from_str(&spec_json) {
+        Ok(spec) => spec,
+        Err(e) => return end_now(format!("the measuring worker could not read the request: {e}")),
+    };
+    let abort = match Abort::new() {
+        Ok(abort) => abort,
+        Err(e) => return end_now(e),
+    };
+    runs.borrow_mut().insert(run, abort.clone());
+    let sink = PostingSink { run, batch: Rc::new(RefCell::new(Batch::default())) };
+    let outcome = measure(&spec, &sink, &abort).await;
+    flush(run, &sink.batch);
+    runs.borrow_mut().remove(&run);
+    let json = |v: &dyn erased::Json| JsValue::from_str(&v.json());
+    post_end(run, &outcome.end, &json(&outcome.connection), &json(&outcome.probes));
+}
+
+fn post_end(run: u32, end: &TraceEnd, connection: &JsValue, probes: &JsValue) {
+    let m = message(protocol::END, Some(run));
+    set(&m, "end", &JsValue::from_str(&serde_json::to_string(end).unwrap_or_default()));
+    set(&m, "connection", connection);
+    set(&m, "probes", probes);
+    post(&m, None);
+}
+
+/// Serialising the end's parts without naming each type twice.
+mod erased {
+    /// A value that serialises to JSON text.
+    pub trait Json {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
+        }
+    }
+}
+
+fn post(message: &JsValue, transfer: Option<&Array>) {
+    let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
+    let sent = match transfer {
+        Some(list) => scope.post_message_with_transfer(message, list),
+        None => scope.post_message(message),
+    };
+    if sent.is_err() && transfer.is_some() {
+        // A buffer that cannot be transferred is copied instead: slower, never lost.
+        let _ = scope.post_message(message);
+    }
+}
+
+/// Reads waiting to be posted.
+#[derive(Default)]
+struct Batch {
+    at_ms: Vec<f64>,
+    chunks: Vec<Uint8Array>,
+    last_post_ms: Option<f64>,
+    timer: Option<i32>,
+}
+
+/// Posts reads to the page in batches (buffers transferred, not copied).
+struct PostingSink {
+    run: u32,
+    batch: Rc<RefCell<Batch>>,
+}
+
+impl RunSink for PostingSink {
+    fn started(&self, t0_ms: f64, unix_ms: f64) {
+        let m = message(protocol::STARTED, Some(self.run));
+        set(&m, "t0_origin_ms", &JsValue::from_f64(time_origin_ms() + t0_ms));
+        set(&m, "unix_ms", &JsValue::from_f64(unix_ms));
+        post(&m, None);
+    }
+
+    fn headers(&self, at_ms: f64, status: u16, headers: Vec<(String, String)>) {
+        let m = message(protocol::HEADERS, Some(self.run));
+        set(&m, "at_ms", &JsValue::from_f64(at_ms));
+        set(&m, "status", &JsValue::from(status));
+        set(&m, "headers", &JsValue::from_str(&serde_json::to_string(&headers).unwrap_or_default()));
+        post(&m, None);
+    }
+
+    fn read(&self, at_ms: f64, chunk: Uint8Array) {
+        // A view on part of a larger buffer is copied, so every transferred buffer is its own.
+        let whole = chunk.byte_offset() == 0 && chunk.byte_length() == chunk.buffer().byte_length();
+        let chunk = if whole { chunk } else { chunk.slice(0, chunk.length()) };
+        let now = now_ms();
+        let due_in_ms = {
+            let mut b = self.batch.borrow_mut();
+            b.at_ms.push(at_ms);
+            b.chunks.push(chunk);
+            b.last_post_ms.map_or(0.0, |last| FLUSH_INTERVAL_MS - (now - last))
+        };
+        if due_in_ms <= 0.0 {
+            flush(self.run, &self.batch);
+        } else if self.batch.borrow().timer.is_none() {
+            let (run, batch) = (self.run, self.batch.clone());
+            let callback = Closure::once_into_js(move || {
+                batch.borrow_mut().timer = None;
+                flush(run, &batch);
+            });
+            if let Some(scope) = crate::net::scope::Scope::current() {
+                let id = scope.set_timeout(callback.unchecked_ref(), due_in_ms.ceil() as i32);
+                self.batch.borrow_mut().timer = id;
+            }
+        }
+    }
+}
+
+/// Posts every waiting read now.
+fn flush(run: u32, batch: &Rc<RefCell<Batch>>) {
+    let mut b = batch.borrow_mut();
+    if let Some(id) = b.timer.take() {
+        if let Some(scope) = crate::net::scope::Scope::current() {
+            scope.clear_timeout(id);
+        }
+    }
+    b.last_post_ms = Some(now_ms());
+    if b.at_ms.is_empty() {
+        return;
+    }
+    let chunks = Array::new();
+    let transfer = Array::new();
+    for chunk in b.chunks.drain(..) {
+        transfer.push(&chunk.buffer());
+        chunks.push(&chunk);
+    }
+    let m = message(protocol::READS, Some(run));
+    set(&m, "at_ms", &Float64Array::from(&b.at_ms[..]));
+    set(&m, "chunks", &chunks);
+    b.at_ms.clear();
+    drop(b);
+    post(&m, Some(&transfer));
+}
