@@ -7,7 +7,7 @@
 //! Needs a built page (`trunk build --release`), chromium, chromium-driver and nginx.
 
 use streamscope_e2e::{with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
-use streamscope_lab::schedule::deadlines_ms;
+use streamscope_lab::scenarios::schedule::deadlines_ms;
 
 /// The reference stream: 50 tokens, 20 ms apart, the first after 300 ms.
 const REFERENCE: &str = "tokens=50&cadence_ms=20&first_ms=300";

@@ -1,6 +1,6 @@
 //! `jitter_ms`: deadlines moved by a deterministic amount either way, never out of order.
 
-use streamscope_lab::schedule::deadlines_ms;
+use streamscope_lab::scenarios::schedule::deadlines_ms;
 
 use crate::client::*;
 

@@ -1,8 +1,8 @@
 //! The events of one timed response and when each is due.
 
-use crate::chunks::Event;
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::scenarios::chunks::Event;
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// One event and its deadline.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +50,7 @@ pub(super) fn plan(settings: &StreamSettings, content_events: usize, tail: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Query;
+    use crate::http::query::Query;
 
     fn settings(query: &str) -> StreamSettings {
         StreamSettings::from_request(&Query::parse(query), b"").unwrap()

@@ -8,9 +8,9 @@ use tokio::net::TcpStream;
 use super::plan::plan;
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head with `Content-Length`, then each event at its deadline, one write each.
 pub(super) async fn stream(

@@ -1,36 +1,67 @@
-//! Stream settings for `/v1/chat/completions`: query parameters first, then the JSON body, then defaults.
+//! Stream settings for `/v1/chat/completions`: query parameters first, then the JSON body, then the
+//! named defaults below (`DEFAULT_*`; limits are `MAX_*`).
 //!
 //! | query | default | meaning |
 //! |---|---|---|
-//! | `tokens` | 50 | content events (capped by the body's `max_tokens`) |
-//! | `cadence_ms` | 20 | time between content events (or `lab-<N>ms` as the body's `model`) |
-//! | `first_ms` | 300 | request received → first content event |
-//! | `pad` | 0 | bytes of padding in a `"pad"` string field of every JSON event |
-//! | `role_first` | 1 | role-only chunk right away, before the first token |
-//! | `usage` | 1 | final chunk with `usage`, before `data: [DONE]` |
+//! | `tokens` | 50 ([`DEFAULT_TOKENS`]) | content events (capped by the body's `max_tokens`) |
+//! | `cadence_ms` | 20 ([`DEFAULT_CADENCE_MS`]) | time between content events (or `lab-<N>ms` as the body's `model`) |
+//! | `first_ms` | 300 ([`DEFAULT_FIRST_MS`]) | request received → first content event |
+//! | `pad` | 0 ([`DEFAULT_PAD_BYTES`]) | bytes of padding in a `"pad"` string field of every JSON event |
+//! | `role_first` | 1 ([`DEFAULT_ROLE_FIRST`]) | role-only chunk right away, before the first token |
+//! | `usage` | 1 ([`DEFAULT_USAGE`]) | final chunk with `usage`, before `data: [DONE]` |
 //! | `mode` | `stream` | `stream`, `collect`, `raw`, `malformed`, `stall`, `bursts` |
-//! | `stall_after` | 5 | content events before a `stall` goes silent |
-//! | `status` | — | answer with this HTTP status (400-599) and an error body (`error_style`, `retry_after`, `html_error`, `require_key`, `model_check`, `cors`: see [`crate::triage`]) |
+//! | `stall_after` | 5 ([`DEFAULT_STALL_AFTER`]) | content events before a `stall` goes silent |
+//! | `status` | — | answer with this HTTP status (400-599) and an error body (`error_style`, `retry_after`, `html_error`, `require_key`, `model_check`, `cors`: see [`crate::scenarios::triage`]) |
 //! | `ct` | — | `sse`: label `raw` mode `text/event-stream` |
 //! | `split_utf8` | 0 | send each event holding a multi-byte character as two writes, 5 ms apart, split inside the character |
-//! | `burst_every_ms` | 500 | `bursts`: hold events and release everything held every N ms (from the request) in one write |
+//! | `burst_every_ms` | 500 ([`DEFAULT_BURST_EVERY_MS`]) | `bursts`: hold events and release everything held every N ms (from the request) in one write |
 //! | `burst_bytes` | — | `bursts`: release as soon as N bytes are held (with `burst_every_ms`: whichever comes first; alone: no timer) |
 //! | `content_length` | 0 | `stream`: declare `Content-Length` up front (no chunked encoding); `server_ms` is then the scheduled time |
 //! | `cache` | `miss` | `hit`: add `Age: 300` and `X-Cache: HIT`, and date every chunk's `created` one hour back |
-//! | `jitter_ms` | 0 | move each content event's deadline by a deterministic pseudo-random amount in [−N, +N], never before the previous event |
-//! | `tokens_per_event` | 1 | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
+//! | `jitter_ms` | 0 ([`DEFAULT_JITTER_MS`]) | move each content event's deadline by a deterministic pseudo-random amount in [−N, +N], never before the previous event |
+//! | `tokens_per_event` | 1 ([`DEFAULT_TOKENS_PER_EVENT`]) | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
 //! | `split_events` | 0 | send every event as two writes about 2 ms apart, split in the middle |
 //! | `accel` | — | `no` (or `yes`): add the response header `X-Accel-Buffering: no` (`yes`) |
-//! | `dialect` | `openai-chat` | `responses`, `anthropic`, `ollama-chat`, `ollama-generate`, `gemini`, `sse-text`: the same timed stream in that wire format (`mode=stream` only; see [`crate::dialect_events`]) |
+//! | `dialect` | `openai-chat` | `responses`, `anthropic`, `ollama-chat`, `ollama-generate`, `gemini`, `sse-text`: the same timed stream in that wire format (`mode=stream` only; see [`crate::scenarios::dialect_events`]) |
 //! | `reasoning` | 0 | with `dialect`: N reasoning tokens, at the cadence, ending just before `first_ms` |
 //! | `finish` | `stop` | with `dialect`: `length` ends with the dialect's token-limit reason (also when the body's limit cut `tokens`) |
 //! | `terminal` | 1 | with `dialect`: `0` leaves out the end marker (`response.completed`, `message_stop`, `done: true`, `finishReason`, `[DONE]`) |
 
 use serde_json::Value;
 
-use crate::query::Query;
-use crate::schedule;
-use crate::wire_dialect::WireDialect;
+use crate::http::query::Query;
+use crate::scenarios::schedule;
+use crate::scenarios::wire_dialect::WireDialect;
+
+/// `tokens`: content events when the query does not say (what a short chat answer looks like).
+pub const DEFAULT_TOKENS: usize = 50;
+/// `cadence_ms`: time between content events, a typical decode speed (50 tokens/s).
+pub const DEFAULT_CADENCE_MS: u64 = 20;
+/// `first_ms`: request received → first content event, a typical prefill time.
+pub const DEFAULT_FIRST_MS: u64 = 300;
+/// `pad`: no padding.
+pub const DEFAULT_PAD_BYTES: usize = 0;
+/// `role_first`: a role-only chunk right away, as OpenAI and vLLM send it.
+pub const DEFAULT_ROLE_FIRST: bool = true;
+/// `usage`: a final usage chunk, as with `stream_options.include_usage`.
+pub const DEFAULT_USAGE: bool = true;
+/// `stall_after`: content events a `stall` sends before going silent.
+pub const DEFAULT_STALL_AFTER: usize = 5;
+/// `burst_every_ms`: release period of `mode=bursts` when neither it nor `burst_bytes` is given.
+pub const DEFAULT_BURST_EVERY_MS: u64 = 500;
+/// `jitter_ms`: no jitter.
+pub const DEFAULT_JITTER_MS: u64 = 0;
+/// `tokens_per_event`: one token per event.
+pub const DEFAULT_TOKENS_PER_EVENT: usize = 1;
+/// The model echoed in every chunk when the body names none.
+pub const DEFAULT_MODEL: &str = "streamscope-lab";
+
+/// Largest `tokens`, `stall_after`, `tokens_per_event` and `reasoning`.
+pub const MAX_TOKENS: usize = 100_000;
+/// Largest delay or period in ms (ten minutes).
+pub const MAX_DELAY_MS: u64 = 600_000;
+/// Largest `pad` and `burst_bytes`.
+pub const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +89,6 @@ pub struct Bursts {
     pub bytes: Option<usize>,
 }
 
-/// Default release period of `mode=bursts` when neither `burst_every_ms` nor `burst_bytes` is given.
-pub const DEFAULT_BURST_EVERY_MS: u64 = 500;
 
 /// Everything that shapes one chat-completions response.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,9 +147,6 @@ pub struct StreamSettings {
     pub terminal: bool,
 }
 
-const MAX_TOKENS: usize = 100_000;
-const MAX_DELAY_MS: u64 = 600_000;
-const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
 
 impl StreamSettings {
     /// Reads settings from the query and an optional JSON body; the error is a message for a 400.
@@ -134,7 +160,7 @@ impl StreamSettings {
         let model = body
             .get("model")
             .and_then(Value::as_str)
-            .unwrap_or("streamscope-lab")
+            .unwrap_or(DEFAULT_MODEL)
             .to_string();
         let body_cadence_ms = model
             .strip_prefix("lab-")
@@ -149,11 +175,11 @@ impl StreamSettings {
             .and_then(Value::as_u64)
             .map(|n| n as usize);
 
-        let requested_tokens = number(query, "tokens", 50, MAX_TOKENS)?;
+        let requested_tokens = number(query, "tokens", DEFAULT_TOKENS, MAX_TOKENS)?;
         let tokens = max_tokens.map_or(requested_tokens, |cap| requested_tokens.min(cap));
         let cadence_ms = match query.get("cadence_ms") {
-            Some(_) => number(query, "cadence_ms", 20, MAX_DELAY_MS)?,
-            None => body_cadence_ms.unwrap_or(20).min(MAX_DELAY_MS),
+            Some(_) => number(query, "cadence_ms", DEFAULT_CADENCE_MS, MAX_DELAY_MS)?,
+            None => body_cadence_ms.unwrap_or(DEFAULT_CADENCE_MS).min(MAX_DELAY_MS),
         };
         let mode = match query.get("mode").unwrap_or("stream") {
             "stream" => Mode::Stream,
@@ -184,7 +210,7 @@ impl StreamSettings {
             Some("yes") => Some("yes"),
             Some(other) => return Err(format!("accel must be no or yes, not {other:?}")),
         };
-        let tokens_per_event = number(query, "tokens_per_event", 1, MAX_TOKENS)?;
+        let tokens_per_event = number(query, "tokens_per_event", DEFAULT_TOKENS_PER_EVENT, MAX_TOKENS)?;
         if tokens_per_event == 0 {
             return Err("tokens_per_event must be at least 1".into());
         }
@@ -216,12 +242,12 @@ impl StreamSettings {
         let settings = Self {
             tokens,
             cadence_ms,
-            first_ms: number(query, "first_ms", 300, MAX_DELAY_MS)?,
-            pad_bytes: number(query, "pad", 0, MAX_PAD_BYTES)?,
-            role_first: flag(query, "role_first", true)?,
-            usage: flag(query, "usage", true)?,
+            first_ms: number(query, "first_ms", DEFAULT_FIRST_MS, MAX_DELAY_MS)?,
+            pad_bytes: number(query, "pad", DEFAULT_PAD_BYTES, MAX_PAD_BYTES)?,
+            role_first: flag(query, "role_first", DEFAULT_ROLE_FIRST)?,
+            usage: flag(query, "usage", DEFAULT_USAGE)?,
             mode,
-            stall_after: number(query, "stall_after", 5, MAX_TOKENS)?,
+            stall_after: number(query, "stall_after", DEFAULT_STALL_AFTER, MAX_TOKENS)?,
             status,
             raw_as_sse: query.get("ct") == Some("sse"),
             split_utf8: flag(query, "split_utf8", false)?,
@@ -230,7 +256,7 @@ impl StreamSettings {
             bursts,
             content_length,
             cache_hit,
-            jitter_ms: number(query, "jitter_ms", 0, MAX_DELAY_MS)?,
+            jitter_ms: number(query, "jitter_ms", DEFAULT_JITTER_MS, MAX_DELAY_MS)?,
             tokens_per_event,
             split_events: flag(query, "split_events", false)?,
             accel_buffering,

@@ -7,11 +7,11 @@ use tokio::net::TcpStream;
 
 use super::sleep_until_ms;
 use super::split::{send_event, Split};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::dialect_events::{DialectWriter, EndFacts, Step};
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::dialect_events::{DialectWriter, EndFacts, Step};
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// The steps of a timed response and their deadlines in ms after the request: the start at 0, the
 /// reasoning tokens at the cadence ending one cadence before `first_ms`, the content events at their
@@ -87,7 +87,7 @@ pub(super) async fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Query;
+    use crate::http::query::Query;
 
     #[test]
     fn reasoning_ends_before_the_first_token_and_the_end_follows_the_last() {

@@ -8,10 +8,10 @@ use tokio::time::Instant;
 use super::plan::{plan, Planned};
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// How long a stalled stream holds the connection when the client does not give up.
 const STALL_HOLD: Duration = Duration::from_secs(120);

@@ -14,14 +14,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::body::Framing;
-use crate::chunks::{ChunkWriter, Usage};
-use crate::request::Request;
-use crate::response::{openai_error, Fixed};
-use crate::settings::{Mode, StreamSettings};
-use crate::state::State;
-use crate::wire_dialect::WireDialect;
-use crate::triage::Triage;
+use crate::http::body::Framing;
+use crate::scenarios::chunks::{ChunkWriter, Usage};
+use crate::http::request::Request;
+use crate::http::response::{openai_error, Fixed};
+use crate::scenarios::settings::{Mode, StreamSettings};
+use crate::http::state::State;
+use crate::scenarios::wire_dialect::WireDialect;
+use crate::scenarios::triage::Triage;
 
 /// MIME type of every SSE response.
 const SSE: &str = "text/event-stream";
@@ -49,7 +49,7 @@ pub(crate) async fn chat_completions(
                 .await
         }
     };
-    // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::triage`).
+    // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::scenarios::triage`).
     let failure = Triage::from_query(&request.query).map(|t| t.answer(request, &settings));
     match failure {
         Ok(None) => {}
