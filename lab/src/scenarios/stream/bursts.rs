@@ -20,7 +20,7 @@ pub(super) async fn bursts(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
-    let every_ms = settings.bursts.every_ms;
+    let every_ms = settings.bursts.every_ms.map(|ms| ms as f64);
     let mut next_release_ms = every_ms;
     let mut held = Vec::new();
     for item in plan(settings, settings.content_events(), true) {

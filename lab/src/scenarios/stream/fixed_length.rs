@@ -18,9 +18,9 @@ pub(super) async fn stream(
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
-    let pieces: Vec<(u64, Vec<u8>)> = plan(settings, settings.content_events(), true)
+    let pieces: Vec<(f64, Vec<u8>)> = plan(settings, settings.content_events(), true)
         .into_iter()
-        .map(|item| (item.at_ms, chunks.sse_at(&item.event, item.at_ms as f64)))
+        .map(|item| (item.at_ms, chunks.sse_at(&item.event, item.at_ms)))
         .collect();
     let len_bytes = pieces.iter().map(|(_, bytes)| bytes.len()).sum();
     let framing = Framing::Length(len_bytes);

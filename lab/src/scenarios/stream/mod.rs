@@ -4,6 +4,7 @@ mod bursts;
 mod collect;
 mod dialect;
 mod fixed_length;
+mod flood;
 mod malformed;
 mod plan;
 mod split;
@@ -111,7 +112,35 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
     }
 }
 
-/// Sleeps until `ms` after `start` (absolute deadlines, so cadence does not drift).
-async fn sleep_until_ms(start: Instant, ms: u64) {
-    tokio::time::sleep_until(start + Duration::from_millis(ms)).await;
+/// How early tokio's timer is asked to wake the sender: it ticks in whole ms and rounds a deadline up
+/// to the next tick, so waking one tick early and sleeping the rest precisely keeps a sub-ms schedule.
+const COARSE_WAKE_EARLY: Duration = Duration::from_millis(1);
+/// Below this, a blocking sleep costs more than it gains: send now.
+const FINE_SLEEP_MIN: Duration = Duration::from_micros(20);
+
+/// Sleeps until `ms` (fractions allowed) after `start`: absolute deadlines, so lateness never
+/// accumulates, and to within about 0.1 ms. The last part of the wait (under a ms) is a
+/// `std::thread::sleep` on tokio's blocking pool: precise without spinning a core and without blocking
+/// the runtime that serves other connections. A deadline already past returns at once.
+async fn sleep_until_ms(start: Instant, ms: f64) {
+    let deadline = start + Duration::from_secs_f64(ms.max(0.0) / 1e3);
+    let now = Instant::now();
+    if now >= deadline {
+        return;
+    }
+    if deadline - now > COARSE_WAKE_EARLY {
+        tokio::time::sleep_until(deadline - COARSE_WAKE_EARLY).await;
+    }
+    if deadline.saturating_duration_since(Instant::now()) < FINE_SLEEP_MIN {
+        return;
+    }
+    let deadline = deadline.into_std();
+    let fine = tokio::task::spawn_blocking(move || {
+        let rest = deadline.saturating_duration_since(std::time::Instant::now());
+        std::thread::sleep(rest);
+    });
+    if fine.await.is_err() {
+        // The blocking pool is shutting down: fall back to the coarse timer.
+        tokio::time::sleep_until(deadline.into()).await;
+    }
 }
