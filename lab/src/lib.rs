@@ -9,6 +9,8 @@
 //! - [`scenarios`]: the streams and failures the lab can play, shaped by query parameters with named
 //!   defaults (the table is in [`scenarios::settings`]).
 //!
+//! - [`peer`]: the raw-socket client the page is compared with (the `streamscope-peer` binary).
+//!
 //! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see
 //! [`scenarios::settings`]; other dialects with `dialect=`, see [`scenarios::wire_dialect`]), the native
 //! streaming paths `/v1/responses`, `/v1/messages`, `/api/chat`, `/api/generate` and
@@ -17,6 +19,7 @@
 //! (see [`scenarios::triage`]), and static files from [`LabConfig::static_dir`] for everything else.
 
 pub mod http;
+pub mod peer;
 pub mod scenarios;
 
 use std::path::PathBuf;

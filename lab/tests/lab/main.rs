@@ -16,6 +16,7 @@ mod jitter;
 mod keepalive;
 mod long_line;
 mod malformed;
+mod peer;
 mod post_body;
 mod raw;
 mod split_events;
