@@ -181,21 +181,26 @@ pub async fn long_tasks(page: &Page) -> LongTasks {
     }
 }
 
-/// `performance.memory.usedJSHeapSize` and the size of the page's wasm memory where it can be found
-/// (a `WebAssembly.Memory` among `window.wasmBindings`' exports or their `memory`), in bytes.
+/// `performance.memory.usedJSHeapSize` and the size of the page's wasm memory, in bytes. Trunk 0.21
+/// keeps the wasm-bindgen glue on `window.wasmBindings`; its `default()` (init) returns the already
+/// instantiated exports, `memory` among them. `None` where either cannot be reached.
 pub async fn memory(page: &Page) -> (Option<u64>, Option<u64>) {
     let script = r#"
+      const done = arguments[arguments.length - 1];
       const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
-      let wasm = null;
-      const b = window.wasmBindings;
-      if (b) {
-        for (const v of [b.memory, b.__wbindgen_memory && b.__wbindgen_memory(), ...Object.values(b)]) {
-          if (v instanceof WebAssembly.Memory) { wasm = v.buffer.byteLength; break; }
-        }
-      }
-      return [heap, wasm];
+      (async () => {
+        let wasm = null;
+        try {
+          const b = window.wasmBindings;
+          if (b && typeof b.default === 'function') {
+            const exports = await b.default();
+            if (exports && exports.memory instanceof WebAssembly.Memory) wasm = exports.memory.buffer.byteLength;
+          }
+        } catch (e) {}
+        done([heap, wasm]);
+      })();
     "#;
-    let answer = page.client().execute(script, vec![]).await.unwrap_or(Value::Null);
+    let answer = page.client().execute_async(script, vec![]).await.unwrap_or(Value::Null);
     (answer[0].as_u64(), answer[1].as_u64())
 }
 
