@@ -7,7 +7,7 @@
 //! Needs a built page (`trunk build --release`), chromium, chromium-driver and nginx.
 
 use streamscope_e2e::{with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
-use streamscope_lab::schedule::deadlines_ms;
+use streamscope_lab::scenarios::schedule::deadlines_ms;
 
 /// The reference stream: 50 tokens, 20 ms apart, the first after 300 ms.
 const REFERENCE: &str = "tokens=50&cadence_ms=20&first_ms=300";
@@ -73,7 +73,7 @@ async fn healthy_variants_direct_are_streaming() {
         ));
 
         // The lab's jitter is deterministic: the first token is due at a known time near 300 ms.
-        let first_due_ms = deadlines_ms(300, 20, 8, 1)[0] as f64;
+        let first_due_ms = deadlines_ms(300.0, 20.0, 8, 1)[0];
         let report = run(&page, &url(&format!("{REFERENCE}&jitter_ms=8"))).await;
         outcomes.add(streaming(
             "direct jitter_ms=8 at 20 ms",

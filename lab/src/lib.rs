@@ -1,34 +1,26 @@
 //! streamscope lab: a native reference server that emits controllable LLM-style streams and serves the
 //! built page.
 //!
-//! The HTTP/1.1 layer is hand-rolled over tokio's `TcpStream` so that every write is under our control:
-//! each SSE event leaves in exactly one `write_all` (chunk size line, data and CRLF together) on a socket
-//! with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like on the wire.
+//! Two module folders, plumbing apart from behaviour:
+//! - [`http`]: connections, request parsing, response heads, chunked framing, static files, routing. The
+//!   HTTP/1.1 layer is hand-rolled over tokio's `TcpStream` so that every write is under our control: each
+//!   SSE event leaves in exactly one `write_all` (chunk size line, data and CRLF together) on a socket
+//!   with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like on the wire.
+//! - [`scenarios`]: the streams and failures the lab can play, shaped by query parameters with named
+//!   defaults (the table is in [`scenarios::settings`]).
 //!
-//! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see [`settings`]; other
-//! dialects with `dialect=`, see [`wire_dialect`]), the native streaming paths `/v1/responses`,
-//! `/v1/messages`, `/api/chat`, `/api/generate` and `/v1beta/models/{model}:streamGenerateContent`
-//! (the same timed stream in their dialect),
-//! `/v1/models` (`/models` and `/chat/completions` without `/v1` are 404s), `/healthz`, failure scenarios
-//! for triage (see [`triage`]), and static files from [`LabConfig::static_dir`] for everything else.
+//! - [`peer`]: the raw-socket client the page is compared with (the `streamscope-peer` binary).
+//!
+//! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see
+//! [`scenarios::settings`]; other dialects with `dialect=`, see [`scenarios::wire_dialect`]), the native
+//! streaming paths `/v1/responses`, `/v1/messages`, `/api/chat`, `/api/generate` and
+//! `/v1beta/models/{model}:streamGenerateContent` (the same timed stream in their dialect), `/v1/models`
+//! (`/models` and `/chat/completions` without `/v1` are 404s), `/healthz`, failure scenarios for triage
+//! (see [`scenarios::triage`]), and static files from [`LabConfig::static_dir`] for everything else.
 
-pub mod body;
-pub mod chunks;
-mod conn;
-pub mod dialect_events;
-pub mod errors;
-pub mod passage;
-pub mod query;
-pub mod request;
-pub mod response;
-mod routes;
-pub mod schedule;
-pub mod settings;
-mod state;
-mod statics;
-mod stream;
-pub mod wire_dialect;
-pub mod triage;
+pub mod http;
+pub mod peer;
+pub mod scenarios;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -45,13 +37,13 @@ pub struct LabConfig {
 
 /// Accepts connections on `listener` and serves them until the task is dropped.
 pub async fn serve(listener: TcpListener, config: LabConfig) {
-    let state = Arc::new(state::State::new(config));
+    let state = Arc::new(http::state::State::new(config));
     loop {
         match listener.accept().await {
             Ok((socket, _peer)) => {
                 // A socket that refuses NODELAY still works; it just may coalesce small events.
                 let _ = socket.set_nodelay(true);
-                tokio::spawn(conn::handle(socket, Arc::clone(&state)));
+                tokio::spawn(http::conn::handle(socket, Arc::clone(&state)));
             }
             Err(err) => {
                 // Usually EMFILE under load: back off instead of spinning.

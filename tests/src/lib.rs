@@ -14,6 +14,7 @@ mod browser;
 mod check;
 mod dist;
 mod driver;
+pub mod fidelity;
 mod lab;
 mod nginx;
 mod nginx_conf;

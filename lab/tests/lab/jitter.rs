@@ -1,6 +1,6 @@
 //! `jitter_ms`: deadlines moved by a deterministic amount either way, never out of order.
 
-use streamscope_lab::schedule::deadlines_ms;
+use streamscope_lab::scenarios::schedule::deadlines_ms;
 
 use crate::client::*;
 
@@ -19,11 +19,11 @@ async fn jitter_moves_deadlines_both_ways_within_bounds() {
         .map(|j| j["server_ms"].as_f64().unwrap())
         .collect();
     assert_eq!(stamps.len(), 40);
-    let scheduled = deadlines_ms(50, 20, 8, 40);
+    let scheduled = deadlines_ms(50.0, 20.0, 8, 40);
     for (i, (stamp, due)) in stamps.iter().zip(&scheduled).enumerate() {
         let cadence_due = 50.0 + 20.0 * i as f64;
         assert!(
-            *stamp >= *due as f64 - 0.5,
+            *stamp >= *due - 0.5,
             "event {i} at {stamp}, before its deadline {due}"
         );
         assert!(

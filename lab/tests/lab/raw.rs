@@ -1,7 +1,7 @@
 //! `mode=raw`: token text with no SSE framing, optionally mislabelled as an event stream.
 
 use crate::client::*;
-use streamscope_lab::passage::text_of;
+use streamscope_lab::scenarios::passage::text_of;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn raw_mode_sends_plain_text_chunks() {

@@ -1,6 +1,6 @@
 //! `tokens_per_event`: several tokens per content event; usage still counts tokens.
 
-use streamscope_lab::passage::text_of;
+use streamscope_lab::scenarios::passage::text_of;
 
 use crate::client::*;
 

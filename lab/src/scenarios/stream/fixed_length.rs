@@ -8,9 +8,9 @@ use tokio::net::TcpStream;
 use super::plan::plan;
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head with `Content-Length`, then each event at its deadline, one write each.
 pub(super) async fn stream(
@@ -18,9 +18,9 @@ pub(super) async fn stream(
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
-    let pieces: Vec<(u64, Vec<u8>)> = plan(settings, settings.content_events(), true)
+    let pieces: Vec<(f64, Vec<u8>)> = plan(settings, settings.content_events(), true)
         .into_iter()
-        .map(|item| (item.at_ms, chunks.sse_at(&item.event, item.at_ms as f64)))
+        .map(|item| (item.at_ms, chunks.sse_at(&item.event, item.at_ms)))
         .collect();
     let len_bytes = pieces.iter().map(|(_, bytes)| bytes.len()).sum();
     let framing = Framing::Length(len_bytes);

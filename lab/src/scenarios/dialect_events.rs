@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::wire_dialect::WireDialect;
+use crate::scenarios::wire_dialect::WireDialect;
 
 /// One point of a timed stream.
 #[derive(Debug, Clone, PartialEq)]

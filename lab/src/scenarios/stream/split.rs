@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use crate::body::BodyWriter;
-use crate::settings::StreamSettings;
+use crate::http::body::BodyWriter;
+use crate::scenarios::settings::StreamSettings;
 
 /// Pause between the two writes of a `split_utf8` event.
 const UTF8_GAP: Duration = Duration::from_millis(5);

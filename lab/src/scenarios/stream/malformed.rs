@@ -8,10 +8,10 @@ use tokio::net::TcpStream;
 
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::{ChunkWriter, Event};
-use crate::passage::token_text;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::{ChunkWriter, Event};
+use crate::scenarios::passage::token_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// Length of the long data line, `data: ` included, line end excluded.
 pub const LONG_LINE_BYTES: usize = 1_048_576;

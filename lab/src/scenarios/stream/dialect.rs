@@ -7,23 +7,23 @@ use tokio::net::TcpStream;
 
 use super::sleep_until_ms;
 use super::split::{send_event, Split};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::dialect_events::{DialectWriter, EndFacts, Step};
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::dialect_events::{DialectWriter, EndFacts, Step};
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// The steps of a timed response and their deadlines in ms after the request: the start at 0, the
 /// reasoning tokens at the cadence ending one cadence before `first_ms`, the content events at their
 /// deadlines, the end at the last one.
-pub(super) fn steps(settings: &StreamSettings) -> Vec<(u64, Step)> {
-    let mut out = vec![(0, Step::Start)];
+pub(super) fn steps(settings: &StreamSettings) -> Vec<(f64, Step)> {
+    let mut out = vec![(0.0, Step::Start)];
     let reasoning = settings.reasoning_tokens;
     for i in 0..reasoning {
-        let before_ms = (reasoning - i) as u64 * settings.cadence_ms;
+        let before_ms = (reasoning - i) as f64 * settings.cadence_ms;
         let text = span_text(i..i + 1);
         out.push((
-            settings.first_ms.saturating_sub(before_ms),
+            (settings.first_ms - before_ms).max(0.0),
             Step::Reasoning(text),
         ));
     }
@@ -87,7 +87,7 @@ pub(super) async fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Query;
+    use crate::http::query::Query;
 
     #[test]
     fn reasoning_ends_before_the_first_token_and_the_end_follows_the_last() {
@@ -96,8 +96,8 @@ mod tests {
             b"",
         )
         .unwrap();
-        let at: Vec<u64> = steps(&s).iter().map(|(at, _)| *at).collect();
-        assert_eq!(at, [0, 80, 90, 100, 110, 120, 120]);
+        let at: Vec<f64> = steps(&s).iter().map(|(at, _)| *at).collect();
+        assert_eq!(at, [0.0, 80.0, 90.0, 100.0, 110.0, 120.0, 120.0]);
         assert!(matches!(steps(&s)[1].1, Step::Reasoning(_)));
         assert_eq!(steps(&s).last().unwrap().1, Step::End);
     }

@@ -1,22 +1,26 @@
-//! Modes that send events at their deadlines, one event per write: `stream`, `raw` and `stall`.
+//! Modes that send events at their deadlines, one event per write: `stream` (with its keep-alive flood
+//! and never-ending line, see [`super::flood`]), `raw` and `stall`.
 
 use std::time::Duration;
 
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use super::flood;
 use super::plan::{plan, Planned};
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// How long a stalled stream holds the connection when the client does not give up.
 const STALL_HOLD: Duration = Duration::from_secs(120);
 
-/// A healthy stream: role, the content events at their deadlines, finish, usage, `[DONE]`.
+/// A healthy stream: role, the content events at their deadlines, finish, usage, `[DONE]`. With
+/// `keepalive_bytes` the comments follow the role chunk at once; with `long_line_bytes` the never-ending
+/// line takes the place of finish, usage and `[DONE]`, one cadence after the last content event.
 pub(super) async fn stream(
     socket: &mut TcpStream,
     framing: Framing,
@@ -24,8 +28,22 @@ pub(super) async fn stream(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
-    let planned = plan(settings, settings.content_events(), true);
-    send_planned(&mut body, &planned, Split::of(settings), chunks).await?;
+    let events = settings.content_events();
+    let long_line = settings.long_line_bytes > 0;
+    let planned = plan(settings, events, !long_line);
+    let split = Split::of(settings);
+    let lead = usize::from(settings.role_first).min(planned.len());
+    send_planned(&mut body, &planned[..lead], split, chunks).await?;
+    if settings.keepalive_bytes > 0 {
+        flood::keepalive(&mut body, settings.keepalive_bytes).await?;
+    }
+    send_planned(&mut body, &planned[lead..], split, chunks).await?;
+    if long_line {
+        let at_ms = settings.deadlines_ms(events + 1)[events];
+        sleep_until_ms(chunks.start, at_ms).await;
+        let line = flood::long_line(chunks, settings.long_line_bytes);
+        flood::send_long_line(&mut body, &line).await?;
+    }
     body.finish().await
 }
 

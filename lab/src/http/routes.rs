@@ -2,11 +2,12 @@
 
 use tokio::net::TcpStream;
 
-use crate::request::Request;
-use crate::response::{openai_error, Fixed};
-use crate::state::State;
-use crate::wire_dialect::WireDialect;
-use crate::{response, statics, stream, triage};
+use crate::http::request::Request;
+use crate::http::response::{openai_error, Fixed};
+use crate::http::state::State;
+use crate::scenarios::wire_dialect::WireDialect;
+use super::{response, statics};
+use crate::scenarios::{stream, triage};
 
 /// Whether the connection may carry another request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //!
 //! | query | meaning |
 //! |---|---|
-//! | `status=N` | answer N (400-599) with an error body (see [`crate::settings`]) |
+//! | `status=N` | answer N (400-599) with an error body (see [`crate::scenarios::settings`]) |
 //! | `error_style` | `openai` (default), `deepseek` or `anthropic`: the error body's shape |
 //! | `retry_after=S` | `Retry-After: S` on a 429 (and 503; default 1) |
 //! | `html_error=N` | nginx's HTML error page with status N (400-599), `Server: nginx/…` |
@@ -12,11 +12,11 @@
 //!
 //! Checked in that order after the stream settings: `html_error`, `require_key`, `model_check`, `status`.
 
-use crate::errors::{nginx_page, ErrorStyle, NGINX_SERVER};
-use crate::query::Query;
-use crate::request::Request;
-use crate::response::Fixed;
-use crate::settings::StreamSettings;
+use crate::scenarios::errors::{nginx_page, ErrorStyle, NGINX_SERVER};
+use crate::http::query::Query;
+use crate::http::request::Request;
+use crate::http::response::Fixed;
+use crate::scenarios::settings::StreamSettings;
 
 /// The model ids `/v1/models` lists (and `model_check=1` accepts).
 pub const MODEL_IDS: &[&str] = &["streamscope-lab", "lab-10ms", "lab-40ms"];

@@ -4,13 +4,15 @@
 //! a person comparing two runs sees the same pattern: event `i` moves by `offset_ms(i)` in
 //! `[-jitter_ms, +jitter_ms]`, then is clamped so that it is never due before the event before it.
 
-/// Deadlines of `events` content events, in ms after the request.
-pub fn deadlines_ms(first_ms: u64, cadence_ms: u64, jitter_ms: u64, events: usize) -> Vec<u64> {
-    let mut previous_ms = 0u64;
+/// Deadlines of `events` content events, in ms after the request: `first_ms + index * cadence_ms`
+/// (fractional ms allowed, e.g. a 0.5 ms cadence), each moved by its jitter. Computed from the start,
+/// never from the previous event, so nothing accumulates over a long stream.
+pub fn deadlines_ms(first_ms: f64, cadence_ms: f64, jitter_ms: u64, events: usize) -> Vec<f64> {
+    let mut previous_ms = 0.0f64;
     (0..events)
         .map(|index| {
-            let base_ms = first_ms + index as u64 * cadence_ms;
-            let due_ms = base_ms.saturating_add_signed(offset_ms(index, jitter_ms));
+            let base_ms = first_ms + index as f64 * cadence_ms;
+            let due_ms = (base_ms + offset_ms(index, jitter_ms) as f64).max(0.0);
             previous_ms = due_ms.max(previous_ms);
             previous_ms
         })
@@ -40,8 +42,11 @@ mod tests {
 
     #[test]
     fn without_jitter_deadlines_follow_the_cadence() {
-        assert_eq!(deadlines_ms(300, 20, 0, 4), [300, 320, 340, 360]);
-        assert!(deadlines_ms(5, 1, 0, 0).is_empty());
+        assert_eq!(deadlines_ms(300.0, 20.0, 0, 4), [300.0, 320.0, 340.0, 360.0]);
+        assert!(deadlines_ms(5.0, 1.0, 0, 0).is_empty());
+        assert_eq!(deadlines_ms(0.0, 0.5, 0, 4), [0.0, 0.5, 1.0, 1.5]);
+        let long = deadlines_ms(0.0, 0.5, 0, 100_000);
+        assert_eq!(long[99_999], 49_999.5, "no drift over a long stream");
     }
 
     #[test]
@@ -49,11 +54,11 @@ mod tests {
         let offsets: Vec<i64> = (0..500).map(|i| offset_ms(i, 8)).collect();
         assert!(offsets.iter().all(|o| (-8..=8).contains(o)));
         assert!(offsets.iter().any(|&o| o <= -6) && offsets.iter().any(|&o| o >= 6));
-        assert_eq!(deadlines_ms(300, 20, 8, 50), deadlines_ms(300, 20, 8, 50));
-        let deadlines = deadlines_ms(300, 20, 8, 50);
+        assert_eq!(deadlines_ms(300.0, 20.0, 8, 50), deadlines_ms(300.0, 20.0, 8, 50));
+        let deadlines = deadlines_ms(300.0, 20.0, 8, 50);
         for (i, due) in deadlines.iter().enumerate() {
             assert!(
-                due.abs_diff(300 + 20 * i as u64) <= 8,
+                (due - (300.0 + 20.0 * i as f64)).abs() <= 8.0,
                 "event {i} due at {due}"
             );
         }
@@ -61,7 +66,7 @@ mod tests {
 
     #[test]
     fn jitter_larger_than_the_cadence_never_goes_backwards_or_below_zero() {
-        let deadlines = deadlines_ms(0, 3, 10, 200);
+        let deadlines = deadlines_ms(0.0, 3.0, 10, 200);
         assert!(deadlines.windows(2).all(|w| w[0] <= w[1]));
         assert!(
             deadlines.windows(2).any(|w| w[0] == w[1]),

@@ -1,36 +1,87 @@
-//! Stream settings for `/v1/chat/completions`: query parameters first, then the JSON body, then defaults.
+//! Stream settings for `/v1/chat/completions`: query parameters first, then the JSON body, then the
+//! named defaults below (`DEFAULT_*`; limits are `MAX_*`).
 //!
 //! | query | default | meaning |
 //! |---|---|---|
-//! | `tokens` | 50 | content events (capped by the body's `max_tokens`) |
-//! | `cadence_ms` | 20 | time between content events (or `lab-<N>ms` as the body's `model`) |
-//! | `first_ms` | 300 | request received → first content event |
-//! | `pad` | 0 | bytes of padding in a `"pad"` string field of every JSON event |
-//! | `role_first` | 1 | role-only chunk right away, before the first token |
-//! | `usage` | 1 | final chunk with `usage`, before `data: [DONE]` |
+//! | `tokens` | 50 ([`DEFAULT_TOKENS`]) | content events (capped by the body's `max_tokens`) |
+//! | `cadence_ms` | 20 ([`DEFAULT_CADENCE_MS`]) | time between content events (or `lab-<N>ms` as the body's `model`) |
+//! | `first_ms` | 300 ([`DEFAULT_FIRST_MS`]) | request received → first content event |
+//! | `pad` | 0 ([`DEFAULT_PAD_BYTES`]) | bytes of padding in a `"pad"` string field of every JSON event |
+//! | `role_first` | 1 ([`DEFAULT_ROLE_FIRST`]) | role-only chunk right away, before the first token |
+//! | `usage` | 1 ([`DEFAULT_USAGE`]) | final chunk with `usage`, before `data: [DONE]` |
 //! | `mode` | `stream` | `stream`, `collect`, `raw`, `malformed`, `stall`, `bursts` |
-//! | `stall_after` | 5 | content events before a `stall` goes silent |
-//! | `status` | — | answer with this HTTP status (400-599) and an error body (`error_style`, `retry_after`, `html_error`, `require_key`, `model_check`, `cors`: see [`crate::triage`]) |
+//! | `stall_after` | 5 ([`DEFAULT_STALL_AFTER`]) | content events before a `stall` goes silent |
+//! | `status` | — | answer with this HTTP status (400-599) and an error body (`error_style`, `retry_after`, `html_error`, `require_key`, `model_check`, `cors`: see [`crate::scenarios::triage`]) |
 //! | `ct` | — | `sse`: label `raw` mode `text/event-stream` |
 //! | `split_utf8` | 0 | send each event holding a multi-byte character as two writes, 5 ms apart, split inside the character |
-//! | `burst_every_ms` | 500 | `bursts`: hold events and release everything held every N ms (from the request) in one write |
+//! | `burst_every_ms` | 500 ([`DEFAULT_BURST_EVERY_MS`]) | `bursts`: hold events and release everything held every N ms (from the request) in one write |
 //! | `burst_bytes` | — | `bursts`: release as soon as N bytes are held (with `burst_every_ms`: whichever comes first; alone: no timer) |
 //! | `content_length` | 0 | `stream`: declare `Content-Length` up front (no chunked encoding); `server_ms` is then the scheduled time |
 //! | `cache` | `miss` | `hit`: add `Age: 300` and `X-Cache: HIT`, and date every chunk's `created` one hour back |
-//! | `jitter_ms` | 0 | move each content event's deadline by a deterministic pseudo-random amount in [−N, +N], never before the previous event |
-//! | `tokens_per_event` | 1 | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
+//! | `jitter_ms` | 0 ([`DEFAULT_JITTER_MS`]) | move each content event's deadline by a deterministic pseudo-random amount in [−N, +N], never before the previous event |
+//! | `tokens_per_event` | 1 ([`DEFAULT_TOKENS_PER_EVENT`]) | tokens' text per content event (`tokens` still counts tokens, so does `usage.completion_tokens`) |
 //! | `split_events` | 0 | send every event as two writes about 2 ms apart, split in the middle |
 //! | `accel` | — | `no` (or `yes`): add the response header `X-Accel-Buffering: no` (`yes`) |
-//! | `dialect` | `openai-chat` | `responses`, `anthropic`, `ollama-chat`, `ollama-generate`, `gemini`, `sse-text`: the same timed stream in that wire format (`mode=stream` only; see [`crate::dialect_events`]) |
+//! | `dialect` | `openai-chat` | `responses`, `anthropic`, `ollama-chat`, `ollama-generate`, `gemini`, `sse-text`: the same timed stream in that wire format (`mode=stream` only; see [`crate::scenarios::dialect_events`]) |
 //! | `reasoning` | 0 | with `dialect`: N reasoning tokens, at the cadence, ending just before `first_ms` |
 //! | `finish` | `stop` | with `dialect`: `length` ends with the dialect's token-limit reason (also when the body's limit cut `tokens`) |
 //! | `terminal` | 1 | with `dialect`: `0` leaves out the end marker (`response.completed`, `message_stop`, `done: true`, `finishReason`, `[DONE]`) |
+//! | `keepalive_bytes` | 0 ([`DEFAULT_KEEPALIVE_BYTES`]) | `stream`: N bytes (rounded up to whole comments) of SSE comments `: keep-alive\n\n` right after the role chunk, before the first token, in writes of about 4 KB sent as fast as the client takes them |
+//! | `long_line_bytes` | 0 ([`DEFAULT_LONG_LINE_BYTES`]) | `stream`: after the `tokens` content events, one `data:` line of N bytes (`data: ` included) that never ends, in writes of 64 KB; then the body closes (no finish, usage or `[DONE]`) |
+//!
+//! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
+//! token at once. Events leave at absolute deadlines counted from the request (see
+//! [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
+//! early and the rest is slept on a blocking thread, so a 1 ms cadence is 1,000 events per second and
+//! lateness never accumulates.
+//!
+//! Every JSON event of an OpenAI chat stream (role, content, finish, usage) carries `server_ms`, the
+//! lab's send time in ms after the request was received, taken just before its write; the other
+//! dialects' JSON messages carry it too. Exceptions, by design: `mode=bursts` stamps an event when it is
+//! generated (the hold time is the point), `content_length=1` stamps the scheduled time (the length is
+//! fixed up front), and text without JSON (`mode=raw`, `dialect=sse-text`, `[DONE]`, comments) has none.
 
 use serde_json::Value;
 
-use crate::query::Query;
-use crate::schedule;
-use crate::wire_dialect::WireDialect;
+use crate::http::query::Query;
+use crate::scenarios::schedule;
+use crate::scenarios::wire_dialect::WireDialect;
+
+/// `tokens`: content events when the query does not say (what a short chat answer looks like).
+pub const DEFAULT_TOKENS: usize = 50;
+/// `cadence_ms`: time between content events, a typical decode speed (50 tokens/s).
+pub const DEFAULT_CADENCE_MS: f64 = 20.0;
+/// `first_ms`: request received → first content event, a typical prefill time.
+pub const DEFAULT_FIRST_MS: f64 = 300.0;
+/// `pad`: no padding.
+pub const DEFAULT_PAD_BYTES: usize = 0;
+/// `role_first`: a role-only chunk right away, as OpenAI and vLLM send it.
+pub const DEFAULT_ROLE_FIRST: bool = true;
+/// `usage`: a final usage chunk, as with `stream_options.include_usage`.
+pub const DEFAULT_USAGE: bool = true;
+/// `stall_after`: content events a `stall` sends before going silent.
+pub const DEFAULT_STALL_AFTER: usize = 5;
+/// `burst_every_ms`: release period of `mode=bursts` when neither it nor `burst_bytes` is given.
+pub const DEFAULT_BURST_EVERY_MS: u64 = 500;
+/// `jitter_ms`: no jitter.
+pub const DEFAULT_JITTER_MS: u64 = 0;
+/// `tokens_per_event`: one token per event.
+pub const DEFAULT_TOKENS_PER_EVENT: usize = 1;
+/// `keepalive_bytes`: no keep-alive comments.
+pub const DEFAULT_KEEPALIVE_BYTES: usize = 0;
+/// `long_line_bytes`: no unterminated line.
+pub const DEFAULT_LONG_LINE_BYTES: usize = 0;
+/// The model echoed in every chunk when the body names none.
+pub const DEFAULT_MODEL: &str = "streamscope-lab";
+
+/// Largest `tokens`, `stall_after`, `tokens_per_event` and `reasoning`.
+pub const MAX_TOKENS: usize = 100_000;
+/// Largest delay or period in ms (ten minutes).
+pub const MAX_DELAY_MS: u64 = 600_000;
+/// Largest `pad` and `burst_bytes`.
+pub const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
+/// Largest `keepalive_bytes` and `long_line_bytes`.
+pub const MAX_FLOOD_BYTES: usize = 64 * 1024 * 1024;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,18 +109,16 @@ pub struct Bursts {
     pub bytes: Option<usize>,
 }
 
-/// Default release period of `mode=bursts` when neither `burst_every_ms` nor `burst_bytes` is given.
-pub const DEFAULT_BURST_EVERY_MS: u64 = 500;
 
 /// Everything that shapes one chat-completions response.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamSettings {
     /// Number of content events.
     pub tokens: usize,
-    /// Time between content events.
-    pub cadence_ms: u64,
-    /// Delay from request to the first content event.
-    pub first_ms: u64,
+    /// Time between content events (fractions of a ms allowed).
+    pub cadence_ms: f64,
+    /// Delay from request to the first content event (`0`: at once).
+    pub first_ms: f64,
     /// Padding bytes added to each JSON event.
     pub pad_bytes: usize,
     /// Send a role-only chunk at t≈0.
@@ -116,11 +165,12 @@ pub struct StreamSettings {
     pub hit_limit: bool,
     /// Send the dialect's end marker.
     pub terminal: bool,
+    /// Bytes of SSE keep-alive comments sent before the first token (0: none).
+    pub keepalive_bytes: usize,
+    /// Length of the unterminated `data:` line that ends the stream (0: none).
+    pub long_line_bytes: usize,
 }
 
-const MAX_TOKENS: usize = 100_000;
-const MAX_DELAY_MS: u64 = 600_000;
-const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
 
 impl StreamSettings {
     /// Reads settings from the query and an optional JSON body; the error is a message for a 400.
@@ -134,12 +184,13 @@ impl StreamSettings {
         let model = body
             .get("model")
             .and_then(Value::as_str)
-            .unwrap_or("streamscope-lab")
+            .unwrap_or(DEFAULT_MODEL)
             .to_string();
         let body_cadence_ms = model
             .strip_prefix("lab-")
             .and_then(|rest| rest.strip_suffix("ms"))
-            .and_then(|n| n.parse::<u64>().ok());
+            .and_then(|n| n.parse::<f64>().ok())
+            .filter(|ms| ms.is_finite() && *ms >= 0.0);
         let max_tokens = body
             .get("max_tokens")
             .or_else(|| body.get("max_completion_tokens"))
@@ -149,11 +200,13 @@ impl StreamSettings {
             .and_then(Value::as_u64)
             .map(|n| n as usize);
 
-        let requested_tokens = number(query, "tokens", 50, MAX_TOKENS)?;
+        let requested_tokens = number(query, "tokens", DEFAULT_TOKENS, MAX_TOKENS)?;
         let tokens = max_tokens.map_or(requested_tokens, |cap| requested_tokens.min(cap));
         let cadence_ms = match query.get("cadence_ms") {
-            Some(_) => number(query, "cadence_ms", 20, MAX_DELAY_MS)?,
-            None => body_cadence_ms.unwrap_or(20).min(MAX_DELAY_MS),
+            Some(_) => millis(query, "cadence_ms", DEFAULT_CADENCE_MS)?,
+            None => body_cadence_ms
+                .unwrap_or(DEFAULT_CADENCE_MS)
+                .min(MAX_DELAY_MS as f64),
         };
         let mode = match query.get("mode").unwrap_or("stream") {
             "stream" => Mode::Stream,
@@ -184,7 +237,7 @@ impl StreamSettings {
             Some("yes") => Some("yes"),
             Some(other) => return Err(format!("accel must be no or yes, not {other:?}")),
         };
-        let tokens_per_event = number(query, "tokens_per_event", 1, MAX_TOKENS)?;
+        let tokens_per_event = number(query, "tokens_per_event", DEFAULT_TOKENS_PER_EVENT, MAX_TOKENS)?;
         if tokens_per_event == 0 {
             return Err("tokens_per_event must be at least 1".into());
         }
@@ -216,12 +269,12 @@ impl StreamSettings {
         let settings = Self {
             tokens,
             cadence_ms,
-            first_ms: number(query, "first_ms", 300, MAX_DELAY_MS)?,
-            pad_bytes: number(query, "pad", 0, MAX_PAD_BYTES)?,
-            role_first: flag(query, "role_first", true)?,
-            usage: flag(query, "usage", true)?,
+            first_ms: millis(query, "first_ms", DEFAULT_FIRST_MS)?,
+            pad_bytes: number(query, "pad", DEFAULT_PAD_BYTES, MAX_PAD_BYTES)?,
+            role_first: flag(query, "role_first", DEFAULT_ROLE_FIRST)?,
+            usage: flag(query, "usage", DEFAULT_USAGE)?,
             mode,
-            stall_after: number(query, "stall_after", 5, MAX_TOKENS)?,
+            stall_after: number(query, "stall_after", DEFAULT_STALL_AFTER, MAX_TOKENS)?,
             status,
             raw_as_sse: query.get("ct") == Some("sse"),
             split_utf8: flag(query, "split_utf8", false)?,
@@ -230,7 +283,7 @@ impl StreamSettings {
             bursts,
             content_length,
             cache_hit,
-            jitter_ms: number(query, "jitter_ms", 0, MAX_DELAY_MS)?,
+            jitter_ms: number(query, "jitter_ms", DEFAULT_JITTER_MS, MAX_DELAY_MS)?,
             tokens_per_event,
             split_events: flag(query, "split_events", false)?,
             accel_buffering,
@@ -240,7 +293,15 @@ impl StreamSettings {
             reasoning_tokens: number(query, "reasoning", 0, MAX_TOKENS)?,
             hit_limit,
             terminal: flag(query, "terminal", true)?,
+            keepalive_bytes: number(query, "keepalive_bytes", DEFAULT_KEEPALIVE_BYTES, MAX_FLOOD_BYTES)?,
+            long_line_bytes: number(query, "long_line_bytes", DEFAULT_LONG_LINE_BYTES, MAX_FLOOD_BYTES)?,
         };
+        let shaped = settings.keepalive_bytes > 0 || settings.long_line_bytes > 0;
+        if shaped && (settings.mode != Mode::Stream || settings.content_length) {
+            return Err(
+                "keepalive_bytes and long_line_bytes apply to mode=stream without content_length".into(),
+            );
+        }
         settings.with_dialect(dialect)
     }
 
@@ -250,6 +311,10 @@ impl StreamSettings {
         if dialect != WireDialect::OpenaiChat && (self.mode != Mode::Stream || self.content_length)
         {
             return Err("dialect applies to mode=stream without content_length".into());
+        }
+        if dialect != WireDialect::OpenaiChat && (self.keepalive_bytes > 0 || self.long_line_bytes > 0)
+        {
+            return Err("keepalive_bytes and long_line_bytes apply to OpenAI chat streams".into());
         }
         self.dialect = dialect;
         Ok(self)
@@ -268,13 +333,13 @@ impl StreamSettings {
     }
 
     /// Deadlines of the first `events` content events in ms after the request (cadence plus jitter).
-    pub fn deadlines_ms(&self, events: usize) -> Vec<u64> {
+    pub fn deadlines_ms(&self, events: usize) -> Vec<f64> {
         schedule::deadlines_ms(self.first_ms, self.cadence_ms, self.jitter_ms, events)
     }
 
     /// Milliseconds a whole generation takes (what `collect` and `"stream": false` wait).
-    pub fn generation_ms(&self) -> u64 {
-        self.first_ms + self.content_events() as u64 * self.cadence_ms
+    pub fn generation_ms(&self) -> f64 {
+        self.first_ms + self.content_events() as f64 * self.cadence_ms
     }
 
     /// Response headers these settings add to a stream (`Age`/`X-Cache`, `X-Accel-Buffering`).
@@ -334,6 +399,20 @@ where
     }
 }
 
+/// A time in ms: a non-negative finite number (fractions allowed) up to [`MAX_DELAY_MS`].
+fn millis(query: &Query, key: &str, default: f64) -> Result<f64, String> {
+    match query.get(key) {
+        None => Ok(default),
+        Some(raw) => match raw.trim().parse::<f64>() {
+            Ok(value) if value.is_finite() && value >= 0.0 && value <= MAX_DELAY_MS as f64 => {
+                Ok(value)
+            }
+            Ok(_) => Err(format!("{key} must be between 0 and {MAX_DELAY_MS} ms, not {raw:?}")),
+            Err(_) => Err(format!("{key} must be a number of ms, not {raw:?}")),
+        },
+    }
+}
+
 fn flag(query: &Query, key: &str, default: bool) -> Result<bool, String> {
     match query.get(key) {
         None => Ok(default),
@@ -382,7 +461,7 @@ mod tests {
         let s = settings("", "").unwrap();
         assert_eq!(
             (s.tokens, s.cadence_ms, s.first_ms, s.pad_bytes),
-            (50, 20, 300, 0)
+            (50, 20.0, 300.0, 0)
         );
         assert!(s.role_first && s.usage && s.stream);
         assert_eq!((s.mode, s.stall_after, s.status), (Mode::Stream, 5, None));
@@ -393,17 +472,17 @@ mod tests {
     fn body_model_sets_cadence_unless_query_has_one() {
         assert_eq!(
             settings("", r#"{"model":"lab-40ms"}"#).unwrap().cadence_ms,
-            40
+            40.0
         );
         assert_eq!(
             settings("cadence_ms=7", r#"{"model":"lab-40ms"}"#)
                 .unwrap()
                 .cadence_ms,
-            7
+            7.0
         );
         assert_eq!(
             settings("", r#"{"model":"lab-xms"}"#).unwrap().cadence_ms,
-            20
+            20.0
         );
     }
 
@@ -440,10 +519,32 @@ mod tests {
             "tokens_per_event=0",
             "split_events=2",
             "jitter_ms=-1",
+            "cadence_ms=-1",
+            "cadence_ms=NaN",
+            "cadence_ms=inf",
+            "first_ms=x",
+            "keepalive_bytes=-5",
+            "long_line_bytes=999999999999",
+            "mode=collect&keepalive_bytes=10",
+            "content_length=1&long_line_bytes=10",
+            "dialect=anthropic&keepalive_bytes=10",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
         assert!(settings("", "{not json").is_err());
+    }
+
+    #[test]
+    fn fractional_and_instant_times() {
+        let s = settings("cadence_ms=0.5&first_ms=0", "").unwrap();
+        assert_eq!((s.cadence_ms, s.first_ms), (0.5, 0.0));
+        assert_eq!(s.deadlines_ms(3), [0.0, 0.5, 1.0]);
+        assert_eq!(
+            settings("", r#"{"model":"lab-2.5ms"}"#).unwrap().cadence_ms,
+            2.5
+        );
+        let s = settings("keepalive_bytes=4194304&long_line_bytes=1048576", "").unwrap();
+        assert_eq!((s.keepalive_bytes, s.long_line_bytes), (4_194_304, 1_048_576));
     }
 
     #[test]
@@ -521,7 +622,7 @@ mod tests {
         assert_eq!(s.content_events(), 17);
         assert_eq!(s.event_tokens(0), 0..3);
         assert_eq!(s.event_tokens(16), 48..50);
-        assert_eq!(s.generation_ms(), 170);
+        assert_eq!(s.generation_ms(), 170.0);
         assert_eq!(settings("tokens=0", "").unwrap().content_events(), 0);
     }
 }

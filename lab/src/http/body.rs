@@ -4,8 +4,8 @@
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::request::Version;
-use crate::response;
+use crate::http::request::Version;
+use crate::http::response;
 
 /// How a streamed body is delimited on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

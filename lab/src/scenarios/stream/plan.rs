@@ -1,14 +1,14 @@
 //! The events of one timed response and when each is due.
 
-use crate::chunks::Event;
-use crate::passage::span_text;
-use crate::settings::StreamSettings;
+use crate::scenarios::chunks::Event;
+use crate::scenarios::passage::span_text;
+use crate::scenarios::settings::StreamSettings;
 
 /// One event and its deadline.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Planned {
     /// Deadline in ms after the request.
-    pub at_ms: u64,
+    pub at_ms: f64,
     /// What to send.
     pub event: Event,
 }
@@ -20,7 +20,7 @@ pub(super) fn plan(settings: &StreamSettings, content_events: usize, tail: bool)
     let mut planned = Vec::with_capacity(content_events + 4);
     if settings.role_first {
         planned.push(Planned {
-            at_ms: 0,
+            at_ms: 0.0,
             event: Event::Role,
         });
     }
@@ -50,7 +50,7 @@ pub(super) fn plan(settings: &StreamSettings, content_events: usize, tail: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Query;
+    use crate::http::query::Query;
 
     fn settings(query: &str) -> StreamSettings {
         StreamSettings::from_request(&Query::parse(query), b"").unwrap()
@@ -60,8 +60,8 @@ mod tests {
     fn role_content_and_tail_in_order_with_grouped_tokens() {
         let s = settings("tokens=5&tokens_per_event=2&first_ms=100&cadence_ms=10");
         let planned = plan(&s, s.content_events(), true);
-        let at: Vec<u64> = planned.iter().map(|p| p.at_ms).collect();
-        assert_eq!(at, [0, 100, 110, 120, 120, 120, 120]);
+        let at: Vec<f64> = planned.iter().map(|p| p.at_ms).collect();
+        assert_eq!(at, [0.0, 100.0, 110.0, 120.0, 120.0, 120.0, 120.0]);
         assert_eq!(planned[1].event, Event::Content(" The quick".into()));
         assert_eq!(planned[3].event, Event::Content(" jumps".into()));
         assert_eq!(planned.last().unwrap().event, Event::Done);
@@ -75,11 +75,11 @@ mod tests {
             planned,
             [
                 Planned {
-                    at_ms: 40,
+                    at_ms: 40.0,
                     event: Event::Finish
                 },
                 Planned {
-                    at_ms: 40,
+                    at_ms: 40.0,
                     event: Event::Done
                 },
             ]

@@ -3,7 +3,7 @@
 /// The wire format of a timed stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WireDialect {
-    /// OpenAI chat-completions chunks (the default; see [`crate::chunks`]).
+    /// OpenAI chat-completions chunks (the default; see [`crate::scenarios::chunks`]).
     OpenaiChat,
     /// OpenAI Responses API events.
     Responses,

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::query::percent_decode;
-use crate::response::Fixed;
+use crate::http::query::percent_decode;
+use crate::http::response::Fixed;
 
 /// Shown at `/` when the lab runs without `--static`.
 const NO_STATIC_PAGE: &str = "<!doctype html><meta charset=utf-8><title>streamscope lab</title>\

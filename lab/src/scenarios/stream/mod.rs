@@ -4,6 +4,7 @@ mod bursts;
 mod collect;
 mod dialect;
 mod fixed_length;
+mod flood;
 mod malformed;
 mod plan;
 mod split;
@@ -14,14 +15,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::body::Framing;
-use crate::chunks::{ChunkWriter, Usage};
-use crate::request::Request;
-use crate::response::{openai_error, Fixed};
-use crate::settings::{Mode, StreamSettings};
-use crate::state::State;
-use crate::wire_dialect::WireDialect;
-use crate::triage::Triage;
+use crate::http::body::Framing;
+use crate::scenarios::chunks::{ChunkWriter, Usage};
+use crate::http::request::Request;
+use crate::http::response::{openai_error, Fixed};
+use crate::scenarios::settings::{Mode, StreamSettings};
+use crate::http::state::State;
+use crate::scenarios::wire_dialect::WireDialect;
+use crate::scenarios::triage::Triage;
 
 /// MIME type of every SSE response.
 const SSE: &str = "text/event-stream";
@@ -49,7 +50,7 @@ pub(crate) async fn chat_completions(
                 .await
         }
     };
-    // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::triage`).
+    // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::scenarios::triage`).
     let failure = Triage::from_query(&request.query).map(|t| t.answer(request, &settings));
     match failure {
         Ok(None) => {}
@@ -111,7 +112,35 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
     }
 }
 
-/// Sleeps until `ms` after `start` (absolute deadlines, so cadence does not drift).
-async fn sleep_until_ms(start: Instant, ms: u64) {
-    tokio::time::sleep_until(start + Duration::from_millis(ms)).await;
+/// How early tokio's timer is asked to wake the sender: it ticks in whole ms and rounds a deadline up
+/// to the next tick, so waking one tick early and sleeping the rest precisely keeps a sub-ms schedule.
+const COARSE_WAKE_EARLY: Duration = Duration::from_millis(1);
+/// Below this, a blocking sleep costs more than it gains: send now.
+const FINE_SLEEP_MIN: Duration = Duration::from_micros(20);
+
+/// Sleeps until `ms` (fractions allowed) after `start`: absolute deadlines, so lateness never
+/// accumulates, and to within about 0.1 ms. The last part of the wait (under a ms) is a
+/// `std::thread::sleep` on tokio's blocking pool: precise without spinning a core and without blocking
+/// the runtime that serves other connections. A deadline already past returns at once.
+async fn sleep_until_ms(start: Instant, ms: f64) {
+    let deadline = start + Duration::from_secs_f64(ms.max(0.0) / 1e3);
+    let now = Instant::now();
+    if now >= deadline {
+        return;
+    }
+    if deadline - now > COARSE_WAKE_EARLY {
+        tokio::time::sleep_until(deadline - COARSE_WAKE_EARLY).await;
+    }
+    if deadline.saturating_duration_since(Instant::now()) < FINE_SLEEP_MIN {
+        return;
+    }
+    let deadline = deadline.into_std();
+    let fine = tokio::task::spawn_blocking(move || {
+        let rest = deadline.saturating_duration_since(std::time::Instant::now());
+        std::thread::sleep(rest);
+    });
+    if fine.await.is_err() {
+        // The blocking pool is shutting down: fall back to the coarse timer.
+        tokio::time::sleep_until(deadline.into()).await;
+    }
 }

@@ -5,10 +5,10 @@ use tokio::net::TcpStream;
 
 use super::plan::plan;
 use super::{sleep_until_ms, SSE};
-use crate::chunks::ChunkWriter;
-use crate::passage::text_of;
-use crate::response::Fixed;
-use crate::settings::StreamSettings;
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::passage::text_of;
+use crate::http::response::Fixed;
+use crate::scenarios::settings::StreamSettings;
 
 /// A collect-then-return backend: the complete SSE body at once, with a `Content-Length`.
 pub(super) async fn collect(

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::response::{openai_error, reason};
+use crate::http::response::{openai_error, reason};
 
 /// Whose error format a forced error uses (`error_style=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -8,9 +8,9 @@ use tokio::net::TcpStream;
 
 use super::plan::plan;
 use super::{sleep_until_ms, SSE};
-use crate::body::{BodyWriter, Framing};
-use crate::chunks::ChunkWriter;
-use crate::settings::StreamSettings;
+use crate::http::body::{BodyWriter, Framing};
+use crate::scenarios::chunks::ChunkWriter;
+use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head at once, then the events in bursts.
 pub(super) async fn bursts(
@@ -20,7 +20,7 @@ pub(super) async fn bursts(
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
-    let every_ms = settings.bursts.every_ms;
+    let every_ms = settings.bursts.every_ms.map(|ms| ms as f64);
     let mut next_release_ms = every_ms;
     let mut held = Vec::new();
     for item in plan(settings, settings.content_events(), true) {

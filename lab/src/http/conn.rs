@@ -5,10 +5,10 @@ use std::sync::Arc;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::request::{ReadError, RequestReader};
-use crate::response::Fixed;
-use crate::routes::{self, After};
-use crate::state::State;
+use crate::http::request::{ReadError, RequestReader};
+use crate::http::response::Fixed;
+use crate::http::routes::{self, After};
+use crate::http::state::State;
 
 /// Serves `socket` until it is closed or a response ends it.
 pub(crate) async fn handle(mut socket: TcpStream, state: Arc<State>) {

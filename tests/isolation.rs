@@ -1,0 +1,151 @@
+//! Issue 8 end to end: the page must never cause what it measures. A fast stream stays `streaming` with
+//! reads close to the events, the first token is timed as closely as a bare `fetch` loop times it, a
+//! blocked main thread changes nothing measured, and a keep-alive flood and a never-ending line end
+//! with their findings. Tolerances are wide (a loaded 2-core machine); the tests assert shape.
+//!
+//! Needs a built page (`trunk build --release`), chromium and chromium-driver, like `e2e.rs`.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use streamscope_e2e::fidelity::{bare_fetch, median_f64};
+use streamscope_e2e::{with_page, Page};
+use streamscope_lab::scenarios::passage::text_of;
+
+fn number(report: &Value, key: &str) -> f64 {
+    report[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {report:#}"))
+}
+
+fn finding_codes(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no findings array in {report:#}"))
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .map(String::from)
+        .collect()
+}
+
+/// The report without its bulky parts, for assertion messages.
+fn brief(report: &Value) -> String {
+    let keys = ["verdict", "ttft_ms", "ttfb_ms", "reads", "content_events", "events", "measured_in", "events_per_read_max"];
+    let mut out = serde_json::Map::new();
+    for key in keys {
+        out.insert(key.into(), report[key].clone());
+    }
+    out.insert("findings".into(), finding_codes(report).into());
+    Value::Object(out).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twenty_thousand_events_at_1ms_stay_streaming_with_reads_close_to_events_and_all_text() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=20000&cadence_ms=1&first_ms=100", "");
+        let report = page.run_page(&query).await;
+        assert_eq!(report["content_events"], 20000, "{}", brief(&report));
+        assert_eq!(report["verdict"], "streaming", "{}", brief(&report));
+        let reads = number(&report, "reads");
+        assert!(
+            reads >= 0.5 * 20000.0,
+            "{reads} reads for 20,000 events 1 ms apart: the page merged reads ({})",
+            brief(&report)
+        );
+        let shown = page.testid_text("answer-text").await.unwrap_or_default();
+        let expected = text_of(20000);
+        assert_eq!(
+            shown.trim().chars().count(),
+            expected.trim().chars().count(),
+            "the whole answer is shown"
+        );
+        assert!(shown.trim() == expected.trim(), "the answer text differs from what was sent");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instant_first_token_is_timed_within_10ms_of_a_bare_fetch_loop() {
+    with_page(|page: Page| async move {
+        let params = "tokens=20&cadence_ms=20&first_ms=0";
+        let url = page.lab_url(&format!("/v1/chat/completions?{params}"));
+        let mut page_ttft = Vec::new();
+        let mut bare_ttft = Vec::new();
+        for _ in 0..3 {
+            let report = page.run_page(&page.stream_query(params, "")).await;
+            assert_eq!(report["verdict"], "streaming", "{}", brief(&report));
+            page_ttft.push(number(&report, "ttft_ms"));
+            // The same stream, in the same browser, on the page now idle.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let bare = bare_fetch(&page, &url, Duration::from_secs(30)).await;
+            assert_eq!(bare.error, None);
+            bare_ttft.push(bare.ttft_ms.expect("the bare loop saw a token"));
+        }
+        let page_ms = median_f64(&page_ttft).unwrap();
+        let bare_ms = median_f64(&bare_ttft).unwrap();
+        assert!(
+            page_ms - bare_ms <= 10.0,
+            "page TTFT median {page_ms:.1} ms ({page_ttft:?}) vs bare fetch loop {bare_ms:.1} ms ({bare_ttft:?})"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocking_the_main_thread_300ms_changes_nothing_measured() {
+    with_page(|page: Page| async move {
+        let params = "tokens=50&cadence_ms=20&first_ms=300";
+        let plain = page.run_page(&page.stream_query(params, "")).await;
+        let blocked = page.run_page(&page.stream_query(params, "block_main_ms=300")).await;
+        assert_eq!(plain["verdict"], "streaming", "{}", brief(&plain));
+        assert_eq!(blocked["verdict"], plain["verdict"], "with the block: {}", brief(&blocked));
+        let (ttft_a, ttft_b) = (number(&plain, "ttft_ms"), number(&blocked, "ttft_ms"));
+        assert!(
+            (ttft_a - ttft_b).abs() <= 15.0,
+            "TTFT {ttft_a:.1} ms without, {ttft_b:.1} ms with a 300 ms main-thread block"
+        );
+        let (reads_a, reads_b) = (number(&plain, "reads"), number(&blocked, "reads"));
+        assert!(
+            (reads_a - reads_b).abs() <= 0.1 * reads_a,
+            "reads {reads_a} without, {reads_b} with the block ({})",
+            brief(&blocked)
+        );
+        assert_eq!(blocked["content_events"], 50);
+        for report in [&plain, &blocked] {
+            assert_eq!(report["measured_in"], "worker", "who measured: {}", brief(report));
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_4mb_keepalive_flood_ends_streaming_with_the_comments_counted() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=50&cadence_ms=20&first_ms=300&keepalive_bytes=4194304", "");
+        let report = page.run_page(&query).await;
+        assert_eq!(report["content_events"], 50, "{}", brief(&report));
+        assert_eq!(report["verdict"], "streaming", "{}", brief(&report));
+        assert!(
+            finding_codes(&report).iter().any(|c| c == "keepalive_comments"),
+            "{}",
+            brief(&report)
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_1mb_unterminated_line_ends_with_long_line() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=5&cadence_ms=20&first_ms=100&long_line_bytes=1048576", "");
+        let report = page.run_report(&query).await;
+        assert!(!report.json.is_null(), "#report-json is not JSON: {}", report.text);
+        assert_eq!(report.json["content_events"], 5, "{}", brief(&report.json));
+        assert!(
+            finding_codes(&report.json).iter().any(|c| c == "long_line"),
+            "{}",
+            brief(&report.json)
+        );
+    })
+    .await;
+}
