@@ -20,10 +20,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use streamscope_core::campaign::{CampaignReport, CompareSetup};
-use streamscope_core::compare::{Side, Subject};
-use streamscope_core::export::{Export, ExportedRun, EXPORT_VERSION};
-use streamscope_core::page_config::PageConfig;
+use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
+use streamscope_core::report::compare::{Side, Subject};
+use streamscope_core::report::export::{Export, ExportedRun, EXPORT_VERSION};
+use streamscope_core::config::page_config::PageConfig;
 use streamscope_core::trace::{ConnectionTiming, ModelsProbe, Probes, RequestSummary, TimeoutKind};
 use streamscope_core::{Report, Trace, TraceEnd};
 

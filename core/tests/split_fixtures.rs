@@ -4,8 +4,9 @@
 //! dialect fixture parses to is checked in `dialect_fixtures.rs`.
 
 use proptest::prelude::*;
-use streamscope_core::sse::SseParser;
-use streamscope_core::usage::Usage;
+use streamscope_core::{StopReason};
+use streamscope_core::wire::sse::SseParser;
+use streamscope_core::dialect::usage::Usage;
 use streamscope_core::{Analyzer, Dialect, EventKind, Framing};
 
 const SSE: &str = "text/event-stream; charset=utf-8";
@@ -105,7 +106,7 @@ struct Summary {
     replaced_utf8_sequences: usize,
     longest_line_bytes: usize,
     saw_done: bool,
-    finish_reason: Option<String>,
+    finish_reason: Option<StopReason>,
     usage: Option<Usage>,
     stream_errors: Vec<String>,
     retry_ms: Option<u64>,
@@ -192,7 +193,7 @@ fn deepseek_crlf_fixture_parses_as_expected() {
     assert_eq!(names(&s), expected);
     assert_eq!(s.keepalive_comments, 2);
     assert!(s.saw_done);
-    assert_eq!(s.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(s.finish_reason, Some(StopReason::Stop));
     let usage = s.usage.unwrap();
     assert_eq!(
         (
@@ -242,7 +243,7 @@ fn invalid_utf8_fixture_replaces_and_goes_on() {
     let s = whole(&INVALID_UTF8);
     assert_eq!(s.text, "o\u{FFFD}k then more!");
     assert_eq!(s.replaced_utf8_sequences, 1);
-    assert_eq!(s.finish_reason.as_deref(), Some("length"));
+    assert_eq!(s.finish_reason, Some(StopReason::Length));
     assert!(
         s.saw_done,
         "a final `data: [DONE]` ended by a lone CR is still read"
@@ -257,7 +258,7 @@ fn ollama_fixture_parses_as_expected() {
         (Some(Framing::Ndjson), Dialect::Ollama)
     );
     assert_eq!(s.text, "Why the sky is blue: Rayleigh scattering 🌈");
-    assert_eq!(s.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(s.finish_reason, Some(StopReason::Stop));
     assert_eq!(s.usage.and_then(|u| u.completion_tokens), Some(5));
     assert_eq!(s.messages, 6);
 }

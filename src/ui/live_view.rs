@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use streamscope_core::analyzer::Analyzer;
-use streamscope_core::event::EventKind;
+use streamscope_core::analysis::Analyzer;
+use streamscope_core::analysis::event::EventKind;
 use streamscope_core::trace::{Trace, TraceEnd};
 
 /// One read as the raw view shows it.

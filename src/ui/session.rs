@@ -7,11 +7,11 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use streamscope_core::analyzer::Analyzer;
-use streamscope_core::campaign::{CampaignReport, CompareSetup};
-use streamscope_core::compare::Side;
-use streamscope_core::export::Export;
-use streamscope_core::page_config::PageConfig;
+use streamscope_core::analysis::Analyzer;
+use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
+use streamscope_core::report::compare::Side;
+use streamscope_core::report::export::Export;
+use streamscope_core::config::page_config::PageConfig;
 use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
 

@@ -29,8 +29,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyzer::Analysis;
-use crate::framing::Framing;
+use crate::analysis::Analysis;
+use crate::wire::Framing;
 use crate::stats::{median, Percentiles};
 use crate::trace::Trace;
 
@@ -280,7 +280,7 @@ impl DeliveryStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyzer::analyze;
+    use crate::analysis::analyze;
     use crate::trace::{ReadChunk, TraceEnd};
 
     fn content(text: &str) -> String {

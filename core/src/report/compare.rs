@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::runs::RunsSummary;
+use super::runs::RunsSummary;
+use crate::text::{bytes as size, ms};
 use crate::verdict::Verdict;
 
 /// What differs between A and B, so the sentence speaks of the right thing.
@@ -85,16 +86,6 @@ fn tpot_noise_ms(a_ms: f64) -> f64 {
     (a_ms * 0.10).max(2.0)
 }
 
-fn ms(v: f64) -> String {
-    if v.abs() >= 10_000.0 {
-        format!("{:.1} s", v / 1000.0)
-    } else if v.abs() >= 100.0 {
-        format!("{v:.0} ms")
-    } else {
-        format!("{v:.1} ms")
-    }
-}
-
 fn delivery_words(side: &RunsSummary) -> String {
     match side.verdict {
         Verdict::Streaming => "streams".into(),
@@ -113,15 +104,6 @@ fn burst_shape(side: &RunsSummary) -> Option<(f64, f64)> {
     let bytes: Vec<f64> = buffered.clone().flat_map(|r| r.delivery.bursts.iter().map(|b| b.bytes as f64)).collect();
     let gaps: Vec<f64> = buffered.filter_map(|r| r.delivery.typical_gap_ms).collect();
     Some((crate::stats::median(&bytes)?, crate::stats::median(&gaps)?))
-}
-
-/// `"4.0 KiB"`, `"900 B"`.
-fn size(bytes: f64) -> String {
-    if bytes >= 1024.0 {
-        format!("{:.1} KiB", bytes / 1024.0)
-    } else {
-        format!("{bytes:.0} B")
-    }
 }
 
 /// The one-sentence summary of a comparison, e.g. "Through B, the first token arrives 340 ms later and the

@@ -1,5 +1,5 @@
 //! HTTP error triage: one finding for a status of 400 or above, as specific as the status, the readable
-//! headers and the error body (see [`crate::error_body`]) allow.
+//! headers and the error body (see [`crate::dialect::error_body`]) allow.
 //!
 //! Codes, first match wins:
 //! - `proxy_error_page`: the body is an HTML page (a proxy's or web server's own error page, e.g. nginx's
@@ -13,8 +13,8 @@
 
 use serde_json::{json, Value};
 
-use crate::error_body::{ErrorBody, ErrorShape};
-use crate::finding::{Finding, Severity};
+use crate::dialect::error_body::{ErrorBody, ErrorShape};
+use crate::findings::{Finding, FindingCode, Severity, Suggestion};
 use crate::trace::Trace;
 
 /// The triage finding for an HTTP error status, or `None` when the status is below 400 or unknown.
@@ -42,7 +42,7 @@ pub fn http_finding(trace: &Trace) -> Option<Finding> {
             Some(m) => format!("The server answered HTTP {status}: {m}"),
             None => format!("The server answered HTTP {status} with an empty body."),
         };
-        Finding::new("http_error", Severity::Error, format!("HTTP {status}"), detail).fix(status_advice(status))
+        Finding::new(FindingCode::HttpError, Severity::Error, format!("HTTP {status}"), detail).fix(status_advice(status))
     };
     Some(merge_evidence(finding, evidence))
 }
@@ -125,7 +125,7 @@ fn proxy_error_page(status: u16, body: &ErrorBody) -> Finding {
         _ => status_advice(status),
     };
     Finding::new(
-        "proxy_error_page",
+        FindingCode::ProxyErrorPage,
         Severity::Error,
         format!("HTTP {status} from {}", body.server.as_deref().unwrap_or("a proxy")),
         format!(
@@ -156,7 +156,7 @@ fn auth(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     }
     hints.push(status_advice(status));
     let title = if status == 401 { "The API key was refused (401)" } else { "Access denied (403)" };
-    Finding::new("auth", Severity::Error, title, format!("The server answered HTTP {status}{said}"))
+    Finding::new(FindingCode::Auth, Severity::Error, title, format!("The server answered HTTP {status}{said}"))
         .fix(hints.join(" "))
         .evidence(json!({"key_sent": key_sent, "key_has_whitespace": whitespace}))
 }
@@ -202,8 +202,8 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
         )
     };
     let mean = closest.as_deref().map_or(String::new(), |c| format!(" Did you mean {c}?"));
-    Finding::new(
-        "model_not_found",
+    let finding = Finding::new(
+        FindingCode::ModelNotFound,
         Severity::Error,
         format!("The model {}does not exist here", model.as_deref().map_or(String::new(), |m| format!("{m} "))),
         format!(
@@ -213,7 +213,12 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     )
     .fix("Copy the model id exactly from the server's models list (GET <base>/models) instead of typing it; ids \
         are case-sensitive and often carry a date or size suffix.")
-    .evidence(json!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}))
+    .evidence(json!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}));
+    if ids.is_empty() {
+        finding
+    } else {
+        finding.suggest(Suggestion::Models { ids, closest })
+    }
 }
 
 /// The model id quoted in an error message: between backticks or quotes, or after `model: `.
@@ -288,7 +293,7 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
         )
     };
     let said = if message.is_empty() { String::new() } else { format!(": {message}") };
-    Finding::new("rate_limited", Severity::Error, title, format!("The server answered HTTP 429{said}.{when}"))
+    Finding::new(FindingCode::RateLimited, Severity::Error, title, format!("The server answered HTTP 429{said}.{when}"))
         .fix(fix)
         .evidence(json!({"retry_after": retry_after, "quota": quota, "limits": limits}))
 }
@@ -339,7 +344,7 @@ mod tests {
         ];
         for (status, words) in cases {
             let f = finding(&json_error(status, &openai("something went wrong", "server_error", "x")));
-            assert_eq!(f.code, "http_error", "{status}");
+            assert_eq!(f.code, FindingCode::HttpError, "{status}");
             assert_eq!(f.severity, Severity::Error);
             assert!(f.fix.as_deref().unwrap().contains(words), "{status}: {:?}", f.fix);
             assert!(f.detail.contains("something went wrong"), "{status}: {}", f.detail);
@@ -359,7 +364,7 @@ mod tests {
             (401, String::new()),
         ] {
             let f = finding(&json_error(status, &body));
-            assert_eq!(f.code, "auth", "{status} {body}");
+            assert_eq!(f.code, FindingCode::Auth, "{status} {body}");
             assert_eq!(f.evidence["status"], status);
         }
         let f = finding(&json_error(403, "{}"));
@@ -391,14 +396,14 @@ mod tests {
             (400, openai("The model `x` does not exist", "invalid_request_error", "")),
         ] {
             let f = finding(&json_error(status, &body));
-            assert_eq!(f.code, "model_not_found", "{body}");
+            assert_eq!(f.code, FindingCode::ModelNotFound, "{body}");
         }
         let f = finding(&json_error(404, &anthropic("not_found_error", "model: claude-x")));
         assert_eq!(f.evidence["model"], "claude-x");
         // A 404 about something else is a wrong path, a 400 about max_tokens a bad body.
-        assert_eq!(finding(&json_error(404, &openai("Invalid URL (POST /v1/v1/chat/completions)", "invalid_request_error", ""))).code, "http_error");
-        assert_eq!(finding(&json_error(400, &openai("max_tokens is too large for this model", "invalid_request_error", ""))).code, "http_error");
-        assert_eq!(finding(&json_error(500, &openai("model server crashed; model not found", "server_error", ""))).code, "http_error");
+        assert_eq!(finding(&json_error(404, &openai("Invalid URL (POST /v1/v1/chat/completions)", "invalid_request_error", ""))).code, FindingCode::HttpError);
+        assert_eq!(finding(&json_error(400, &openai("max_tokens is too large for this model", "invalid_request_error", ""))).code, FindingCode::HttpError);
+        assert_eq!(finding(&json_error(500, &openai("model server crashed; model not found", "server_error", ""))).code, FindingCode::HttpError);
     }
 
     #[test]
@@ -422,7 +427,7 @@ mod tests {
     fn rate_limited_with_and_without_retry_after() {
         let mut t = json_error(429, &openai("Rate limit reached for requests", "rate_limit_error", "rate_limit_exceeded"));
         let f = finding(&t);
-        assert_eq!(f.code, "rate_limited");
+        assert_eq!(f.code, FindingCode::RateLimited);
         assert!(f.detail.contains("No Retry-After"), "{}", f.detail);
         t.headers.push(("retry-after".into(), "7".into()));
         t.headers.push(("x-ratelimit-remaining-requests".into(), "0".into()));
@@ -433,14 +438,14 @@ mod tests {
         let f = finding(&json_error(429, &openai("You exceeded your current quota", "insufficient_quota", "insufficient_quota")));
         assert_eq!((f.code.as_str(), f.evidence["quota"].clone()), ("rate_limited", json!(true)));
         assert!(f.fix.unwrap().contains("retrying will not help"));
-        assert_eq!(finding(&json_error(429, &anthropic("rate_limit_error", "slow down"))).code, "rate_limited");
+        assert_eq!(finding(&json_error(429, &anthropic("rate_limit_error", "slow down"))).code, FindingCode::RateLimited);
     }
 
     #[test]
     fn nginx_html_page_is_a_proxy_error_page() {
         let page = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n";
         let f = finding(&error(502, "text/html", page));
-        assert_eq!(f.code, "proxy_error_page");
+        assert_eq!(f.code, FindingCode::ProxyErrorPage);
         assert_eq!(f.evidence["server"], "nginx");
         assert_eq!(f.evidence["page_title"], "502 Bad Gateway");
         assert!(f.title.contains("nginx") && f.detail.contains("HTML error page"), "{} / {}", f.title, f.detail);
@@ -449,7 +454,7 @@ mod tests {
         assert!(f.fix.unwrap().contains("proxy_read_timeout"));
         // An HTML 401 from a proxy is the proxy's refusal, not the API's.
         let f = finding(&error(401, "text/html", "<html><head><title>401 Authorization Required</title></head></html>"));
-        assert_eq!(f.code, "proxy_error_page");
+        assert_eq!(f.code, FindingCode::ProxyErrorPage);
         assert!(f.detail.starts_with("A proxy or web server"), "{}", f.detail);
     }
 

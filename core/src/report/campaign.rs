@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::{Comparison, Side, Subject};
+use super::compare::{Comparison, Side, Subject};
 use crate::report::Report;
-use crate::runs::RunsSummary;
+use super::runs::RunsSummary;
 use crate::verdict::Verdict;
 
 /// What an A/B campaign compares and how the sides are called.

@@ -19,13 +19,11 @@
 
 use serde_json::json;
 
-use crate::analyzer::Analysis;
-use crate::delivery::DeliveryStats;
-use crate::finding::{fmt_ms, plural, Finding, Severity};
-use crate::framing::Framing;
-use crate::metrics::Metrics;
-use crate::trace::Trace;
+use super::rules::Rule;
+use super::{Finding, FindingCode, RunFacts, Severity};
+use crate::text::{ms as fmt_ms, plural};
 use crate::verdict::{buffered_signals, Verdict};
+use crate::wire::Framing;
 
 /// How close (ms) headers and the first body byte must be to count as arriving together.
 pub const HEADERS_WITH_BODY_MS: f64 = 3.0;
@@ -48,12 +46,8 @@ fn held(verdict: Verdict) -> bool {
 }
 
 /// The `bursts` finding, when the verdict is buffered.
-fn bursts(
-    analysis: &Analysis,
-    metrics: &Metrics,
-    delivery: &DeliveryStats,
-    verdict: Verdict,
-) -> Option<Finding> {
+pub fn bursts(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { analysis, metrics, delivery, verdict, .. } = *run;
     if verdict != Verdict::Buffered {
         return None;
     }
@@ -102,7 +96,7 @@ fn bursts(
         metrics.ttft_ms.map_or("n/a".into(), fmt_ms)
     );
     Some(
-        Finding::new("bursts", Severity::Warning, "Content was held and released in bursts", detail)
+        Finding::new(FindingCode::Bursts, Severity::Warning, "Content was held and released in bursts", detail)
             .fix(
                 "Turn off response buffering on every layer between the model server and the browser: in nginx \
                  `proxy_buffering off;` in the streaming location (or have the upstream send `X-Accel-Buffering: \
@@ -130,7 +124,8 @@ fn bursts(
 }
 
 /// The `headers_held` finding (see the module docs for when it adds evidence).
-fn headers_held(trace: &Trace, metrics: &Metrics, verdict: Verdict) -> Option<Finding> {
+pub fn headers_held(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, metrics, verdict, .. } = *run;
     let (headers, ttfb) = trace.headers_ms.zip(metrics.ttfb_ms)?;
     let together = (ttfb - headers).abs() <= HEADERS_WITH_BODY_MS;
     if !together || verdict == Verdict::Failed || !(held(verdict) || headers > HEADERS_LATE_MS) {
@@ -140,7 +135,7 @@ fn headers_held(trace: &Trace, metrics: &Metrics, verdict: Verdict) -> Option<Fi
         "verdict": verdict});
     let f = if held(verdict) {
         Finding::new(
-            "headers_held",
+            FindingCode::HeadersHeld,
             Severity::Warning,
             "The response start was held too",
             format!(
@@ -157,7 +152,7 @@ fn headers_held(trace: &Trace, metrics: &Metrics, verdict: Verdict) -> Option<Fi
         )
     } else {
         Finding::new(
-            "headers_held",
+            FindingCode::HeadersHeld,
             Severity::Info,
             "Headers came only with the first body byte",
             format!(
@@ -174,7 +169,8 @@ fn headers_held(trace: &Trace, metrics: &Metrics, verdict: Verdict) -> Option<Fi
 }
 
 /// The `content_length` finding: an event stream with a `Content-Length`.
-fn content_length(trace: &Trace, analysis: &Analysis, verdict: Verdict) -> Option<Finding> {
+pub fn content_length(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, verdict, .. } = *run;
     let framing = analysis
         .framing
         .filter(|f| matches!(f, Framing::Sse | Framing::Ndjson))?;
@@ -187,7 +183,7 @@ fn content_length(trace: &Trace, analysis: &Analysis, verdict: Verdict) -> Optio
     };
     let f = if held(verdict) {
         Finding::new(
-            "content_length",
+            FindingCode::ContentLength,
             Severity::Warning,
             "The stream had a Content-Length: it was collected",
             format!(
@@ -197,7 +193,7 @@ fn content_length(trace: &Trace, analysis: &Analysis, verdict: Verdict) -> Optio
         )
     } else {
         Finding::new(
-            "content_length",
+            FindingCode::ContentLength,
             Severity::Info,
             "The stream had a Content-Length",
             format!(
@@ -218,7 +214,8 @@ fn content_length(trace: &Trace, analysis: &Analysis, verdict: Verdict) -> Optio
 }
 
 /// The `compressed` finding: Content-Encoding, or fewer bytes on the wire than decoded.
-fn compressed(trace: &Trace, verdict: Verdict) -> Option<Finding> {
+pub fn compressed(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, verdict, .. } = *run;
     let encoding = trace
         .header("content-encoding")
         .map(str::trim)
@@ -242,7 +239,7 @@ fn compressed(trace: &Trace, verdict: Verdict) -> Option<Finding> {
         "decoded_body_bytes": decoded, "verdict": verdict});
     let f = if held(verdict) {
         Finding::new(
-            "compressed",
+            FindingCode::Compressed,
             Severity::Warning,
             "The stream was compressed, which likely held it",
             format!(
@@ -257,7 +254,7 @@ fn compressed(trace: &Trace, verdict: Verdict) -> Option<Finding> {
         )
     } else {
         Finding::new(
-            "compressed",
+            FindingCode::Compressed,
             Severity::Info,
             "The stream was compressed",
             format!("The response was compressed ({how}) and still streamed: the compressor flushes every event."),
@@ -267,7 +264,8 @@ fn compressed(trace: &Trace, verdict: Verdict) -> Option<Finding> {
 }
 
 /// The `cached_replay` finding: cache headers, or chunks created long before the run.
-fn cached_replay(trace: &Trace, analysis: &Analysis) -> Option<Finding> {
+pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, .. } = *run;
     let mut signs: Vec<String> = Vec::new();
     if let Some(age) = trace
         .header("age")
@@ -314,7 +312,7 @@ fn cached_replay(trace: &Trace, analysis: &Analysis) -> Option<Finding> {
     }
     Some(
         Finding::new(
-            "cached_replay",
+            FindingCode::CachedReplay,
             Severity::Warning,
             "The answer came from a cache",
             format!(
@@ -335,12 +333,8 @@ fn cached_replay(trace: &Trace, analysis: &Analysis) -> Option<Finding> {
 }
 
 /// The `slow_first_token` finding: a long wait for the first output, then a normal stream.
-fn slow_first_token(
-    trace: &Trace,
-    analysis: &Analysis,
-    metrics: &Metrics,
-    verdict: Verdict,
-) -> Option<Finding> {
+pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, metrics, verdict, .. } = *run;
     if verdict != Verdict::Streaming || metrics.content_events < 2 {
         return None;
     }
@@ -366,7 +360,7 @@ fn slow_first_token(
     };
     Some(
         Finding::new(
-            "slow_first_token",
+            FindingCode::SlowFirstToken,
             severity,
             "Slow first token, then a normal stream",
             format!(
@@ -390,39 +384,26 @@ fn slow_first_token(
     )
 }
 
+/// The path rules, in report order.
+pub const PATH_RULES: [Rule; 6] = [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token];
+
 /// Every path finding that applies, in the order of the module docs (none for an HTTP error).
-pub fn path_findings(
-    trace: &Trace,
-    analysis: &Analysis,
-    metrics: &Metrics,
-    delivery: &DeliveryStats,
-    verdict: Verdict,
-) -> Vec<Finding> {
-    if trace.status.is_some_and(|s| s >= 400) {
+pub fn path_findings(run: &RunFacts) -> Vec<Finding> {
+    if run.http_failed {
         return Vec::new();
     }
-    [
-        bursts(analysis, metrics, delivery, verdict),
-        headers_held(trace, metrics, verdict),
-        content_length(trace, analysis, verdict),
-        compressed(trace, verdict),
-        cached_replay(trace, analysis),
-        slow_first_token(trace, analysis, metrics, verdict),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    PATH_RULES.iter().filter_map(|rule| rule(run)).collect()
 }
 
 /// The codes of `findings` that point to why an answer was collected, for the `collected` finding.
-pub fn collected_causes(findings: &[Finding]) -> Vec<&str> {
+pub fn collected_causes(findings: &[Finding]) -> Vec<FindingCode> {
     findings
         .iter()
-        .map(|f| f.code.as_str())
+        .map(|f| f.code.clone())
         .filter(|c| {
             matches!(
-                *c,
-                "content_length" | "compressed" | "cached_replay" | "headers_held"
+                c,
+                FindingCode::ContentLength | FindingCode::Compressed | FindingCode::CachedReplay | FindingCode::HeadersHeld
             )
         })
         .collect()
@@ -431,9 +412,9 @@ pub fn collected_causes(findings: &[Finding]) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyzer::analyze;
-    use crate::report::Report;
-    use crate::trace::{ConnectionTiming, TraceEnd};
+    use crate::analysis::analyze;
+    use crate::measure::{DeliveryStats, Metrics};
+    use crate::trace::{ConnectionTiming, Trace, TraceEnd};
 
     fn content(text: &str) -> String {
         format!("data: {{\"created\":1700000000,\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
@@ -484,11 +465,21 @@ mod tests {
         t
     }
 
-    fn report(t: &Trace) -> Report {
-        Report::from_trace(t)
+    /// The verdict and findings of a trace (what its report would say).
+    struct Said {
+        verdict: Verdict,
+        findings: Vec<Finding>,
     }
 
-    fn find(t: &Trace, code: &str) -> Option<Finding> {
+    fn report(t: &Trace) -> Said {
+        let a = analyze(t);
+        let m = Metrics::derive(t, &a);
+        let d = DeliveryStats::derive(t, &a);
+        let verdict = crate::verdict::classify_with(t, &a, &m, &d);
+        Said { verdict, findings: crate::findings::diagnose_with(t, &a, &m, &d, verdict) }
+    }
+
+    fn find(t: &Trace, code: FindingCode) -> Option<Finding> {
         report(t).findings.into_iter().find(|f| f.code == code)
     }
 
@@ -501,7 +492,7 @@ mod tests {
 
     #[test]
     fn bursts_finding_carries_the_delivery_evidence() {
-        let f = find(&buffered(), "bursts").unwrap();
+        let f = find(&buffered(), FindingCode::Bursts).unwrap();
         assert_eq!(f.severity, Severity::Warning);
         assert_eq!(f.evidence["burst_count"], 6);
         assert_eq!(f.evidence["events_per_burst_mean"], 20.0);
@@ -521,14 +512,14 @@ mod tests {
             fix.contains("proxy_buffering off;") && fix.contains("X-Accel-Buffering: no"),
             "{fix}"
         );
-        assert!(find(&streamed(), "bursts").is_none());
+        assert!(find(&streamed(), FindingCode::Bursts).is_none());
     }
 
     #[test]
     fn compressed_stream_that_was_held_is_a_warning_with_the_gzip_fix() {
         let f = find(
             &with_header(collected(), "content-encoding", "gzip"),
-            "compressed",
+            FindingCode::Compressed,
         )
         .unwrap();
         assert_eq!(f.severity, Severity::Warning);
@@ -536,7 +527,7 @@ mod tests {
         assert!(f.fix.unwrap().contains("gzip_types"));
         let f = find(
             &with_header(buffered(), "content-encoding", "br"),
-            "compressed",
+            FindingCode::Compressed,
         )
         .unwrap();
         assert_eq!(f.severity, Severity::Warning);
@@ -546,13 +537,13 @@ mod tests {
     fn compressed_stream_that_still_streamed_is_info() {
         let f = find(
             &with_header(streamed(), "content-encoding", "gzip"),
-            "compressed",
+            FindingCode::Compressed,
         )
         .unwrap();
         assert_eq!((f.severity, f.fix), (Severity::Info, None));
         assert!(find(
             &with_header(streamed(), "content-encoding", "identity"),
-            "compressed"
+            FindingCode::Compressed
         )
         .is_none());
     }
@@ -565,7 +556,7 @@ mod tests {
             decoded_body_bytes: Some(4000),
             ..ConnectionTiming::default()
         });
-        let f = find(&t, "compressed").unwrap();
+        let f = find(&t, FindingCode::Compressed).unwrap();
         assert_eq!(
             (
                 f.evidence["encoded_body_bytes"].as_u64(),
@@ -588,14 +579,14 @@ mod tests {
             decoded_body_bytes: Some(0),
             ..ConnectionTiming::default()
         });
-        assert!(find(&t, "compressed").is_none());
+        assert!(find(&t, FindingCode::Compressed).is_none());
     }
 
     #[test]
     fn content_length_on_a_collected_event_stream() {
         let f = find(
             &with_header(collected(), "content-length", "5120"),
-            "content_length",
+            FindingCode::ContentLength,
         )
         .unwrap();
         assert_eq!(f.severity, Severity::Warning);
@@ -604,7 +595,7 @@ mod tests {
         assert!(f.fix.unwrap().contains("chunked"));
         let f = find(
             &with_header(streamed(), "content-length", "5120"),
-            "content_length",
+            FindingCode::ContentLength,
         )
         .unwrap();
         assert_eq!(f.severity, Severity::Info);
@@ -619,7 +610,7 @@ mod tests {
             vec![(10.0, "hello")],
             TraceEnd::Complete { at_ms: 11.0 },
         );
-        assert!(find(&with_header(t, "content-length", "5"), "content_length").is_none());
+        assert!(find(&with_header(t, "content-length", "5"), FindingCode::ContentLength).is_none());
     }
 
     #[test]
@@ -629,7 +620,7 @@ mod tests {
             "content-encoding",
             "gzip",
         );
-        let f = find(&t, "collected").unwrap();
+        let f = find(&t, FindingCode::Collected).unwrap();
         for words in [
             "collects the model's answer",
             "proxy buffering",
@@ -658,7 +649,7 @@ mod tests {
             ("cf-cache-status", "HIT"),
             ("x-varnish", "32770 32768"),
         ] {
-            let f = find(&with_header(streamed(), name, value), "cached_replay")
+            let f = find(&with_header(streamed(), name, value), FindingCode::CachedReplay)
                 .unwrap_or_else(|| panic!("{name}: {value}"));
             assert_eq!(f.severity, Severity::Warning);
             assert!(f.detail.contains(value), "{}", f.detail);
@@ -675,7 +666,7 @@ mod tests {
             ("x-varnish", "32770"),
         ] {
             assert!(
-                find(&with_header(streamed(), name, value), "cached_replay").is_none(),
+                find(&with_header(streamed(), name, value), FindingCode::CachedReplay).is_none(),
                 "{name}"
             );
         }
@@ -685,21 +676,21 @@ mod tests {
     fn chunks_created_long_before_the_run_are_a_replay() {
         let mut t = streamed();
         t.started_unix_ms = Some(1_700_000_000_000.0 + 3_600_000.0);
-        let f = find(&t, "cached_replay").unwrap();
+        let f = find(&t, FindingCode::CachedReplay).unwrap();
         assert_eq!(f.evidence["created_age_s"], 3600.0);
         assert!(f.detail.contains("created"), "{}", f.detail);
         t.started_unix_ms = Some(1_700_000_000_000.0 + 5_000.0);
-        assert!(find(&t, "cached_replay").is_none(), "5 s old is live");
+        assert!(find(&t, FindingCode::CachedReplay).is_none(), "5 s old is live");
         t.started_unix_ms = None;
         assert!(
-            find(&t, "cached_replay").is_none(),
+            find(&t, FindingCode::CachedReplay).is_none(),
             "no wall clock, no comparison"
         );
     }
 
     #[test]
     fn headers_held_with_the_body_of_a_collected_answer() {
-        let f = find(&collected(), "headers_held").unwrap();
+        let f = find(&collected(), FindingCode::HeadersHeld).unwrap();
         assert_eq!(f.severity, Severity::Warning);
         assert_eq!(
             (
@@ -715,9 +706,9 @@ mod tests {
         // The server sends its headers with the first token, 300 ms in: normal, adds nothing.
         let mut t = streamed();
         t.headers_ms = Some(299.5);
-        assert!(find(&t, "headers_held").is_none());
+        assert!(find(&t, FindingCode::HeadersHeld).is_none());
         // Buffered, but the headers came at once: the body was held, not the response start.
-        assert!(find(&buffered(), "headers_held").is_none());
+        assert!(find(&buffered(), FindingCode::HeadersHeld).is_none());
     }
 
     #[test]
@@ -726,7 +717,7 @@ mod tests {
             .map(|i| (1500.0 + 20.0 * i as f64, content("t")))
             .collect();
         reads.push((1700.0, done()));
-        let f = find(&sse(1499.0, reads), "headers_held").unwrap();
+        let f = find(&sse(1499.0, reads), FindingCode::HeadersHeld).unwrap();
         assert_eq!(f.severity, Severity::Info);
     }
 
@@ -736,7 +727,7 @@ mod tests {
             .map(|i| (2000.0 + 20.0 * i as f64, content("t")))
             .collect();
         reads.push((2600.0, done()));
-        let f = find(&sse(15.0, reads), "slow_first_token").unwrap();
+        let f = find(&sse(15.0, reads), FindingCode::SlowFirstToken).unwrap();
         assert_eq!(f.severity, Severity::Warning);
         assert_eq!(
             (
@@ -746,7 +737,7 @@ mod tests {
             (Some(2000.0), Some(20.0))
         );
         assert!(
-            f.detail.contains("2.00 s") && f.detail.contains("20 ms"),
+            f.detail.contains("2.00 s") && f.detail.contains("20.0 ms"),
             "{}",
             f.detail
         );
@@ -759,10 +750,10 @@ mod tests {
         let reads: Vec<(f64, String)> = (0..10)
             .map(|i| (1200.0 + 100.0 * i as f64, content("t")))
             .collect();
-        assert!(find(&sse(15.0, reads), "slow_first_token").is_none());
-        assert!(find(&streamed(), "slow_first_token").is_none());
+        assert!(find(&sse(15.0, reads), FindingCode::SlowFirstToken).is_none());
+        assert!(find(&streamed(), FindingCode::SlowFirstToken).is_none());
         assert!(
-            find(&collected(), "slow_first_token").is_none(),
+            find(&collected(), FindingCode::SlowFirstToken).is_none(),
             "collected is the path, not the model"
         );
     }
@@ -773,7 +764,7 @@ mod tests {
             .map(|i| (3000.0 + 20.0 * i as f64, content("t")))
             .collect();
         reads.push((3700.0, "data: {\"choices\":[],\"usage\":{\"completion_tokens\":400,\"completion_tokens_details\":{\"reasoning_tokens\":370}}}\n\n".into()));
-        let f = find(&sse(15.0, reads), "slow_first_token").unwrap();
+        let f = find(&sse(15.0, reads), FindingCode::SlowFirstToken).unwrap();
         assert_eq!(f.severity, Severity::Info);
         assert_eq!(f.evidence["hidden_reasoning"], true);
     }
@@ -791,6 +782,6 @@ mod tests {
         let a = analyze(&t);
         let m = Metrics::derive(&t, &a);
         let d = DeliveryStats::derive(&t, &a);
-        assert!(path_findings(&t, &a, &m, &d, Verdict::Failed).is_empty());
+        assert!(path_findings(&RunFacts::new(&t, &a, &m, &d, Verdict::Failed)).is_empty());
     }
 }

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::campaign::CampaignReport;
-use crate::compare::Side;
-use crate::page_config::PageConfig;
+use super::campaign::CampaignReport;
+use super::compare::Side;
+use crate::config::PageConfig;
 use crate::trace::Trace;
 
 /// Format version of [`Export`].

@@ -1,82 +1,54 @@
-//! The JSON report of one run: the automation contract's top-level fields (DESIGN.md) plus the rest of
-//! the metrics, the findings and the raw facts that identify the run.
+//! Reports: the JSON of one run (this module: the automation contract's top-level fields, DESIGN.md, plus
+//! the rest of the metrics, the findings and the raw facts that identify the run), several runs of one
+//! target ([`runs`]), an A/B comparison ([`compare`]), the report of one press of Run ([`campaign`]), the
+//! hand-off file ([`export`]) and a Markdown summary ([`markdown`]).
+//!
+//! Depends on [`crate::findings`], [`crate::config`] (an export carries the page configuration) and
+//! below.
 //!
 //! Times are ms since `fetch()` (numbers or `null`), counts are integers. `schema_version` changes only
 //! when a field changes meaning or disappears.
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyzer::{analyze, Analysis};
-use crate::delivery::DeliveryStats;
-use crate::event::Dialect;
-use crate::finding::{diagnose_with, Finding};
-use crate::framing::Framing;
-use crate::metrics::{CacheStats, Metrics, TokenCountSource};
-use crate::stats::Percentiles;
+pub mod campaign;
+pub mod compare;
+pub mod export;
+pub mod markdown;
+pub mod runs;
+
+use crate::analysis::{analyze, Analysis};
+use crate::dialect::{Dialect, StopReason, Usage};
+use crate::findings::{diagnose_with, Finding, FindingCode};
+use crate::measure::{DeliveryStats, Metrics};
 use crate::trace::{ConnectionTiming, RequestSummary, Trace, TraceEnd};
-use crate::usage::Usage;
 use crate::verdict::{classify_with, Verdict};
+use crate::wire::Framing;
 
 /// The report schema version written by this crate.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// The report of one run, serialised as the page's `#report-json`.
+/// The report of one run, serialised as the page's `#report-json`: the verdict, the findings, the raw
+/// facts that identify the run, and every [`Metrics`] field at the top level (the report reads as its
+/// metrics: `report.ttft_ms` is `report.metrics.ttft_ms`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Always [`SCHEMA_VERSION`] when written by this crate.
     pub schema_version: u32,
     /// streaming, buffered, collected or failed.
     pub verdict: Verdict,
-    /// Time to first token.
-    pub ttft_ms: Option<f64>,
-    /// Time to first byte.
-    pub ttfb_ms: Option<f64>,
-    /// Time per output token after the first.
-    pub tpot_ms: Option<f64>,
-    /// Time of the last byte.
-    pub total_ms: Option<f64>,
-    /// Events carrying answer text.
-    pub content_events: usize,
-    /// `reader.read()` chunks that delivered data.
-    pub reads: usize,
     /// Explanations, errors first; each has at least a `code`.
     pub findings: Vec<Finding>,
     /// The detected stream format (`openai-chat`, `sse-text`, `ollama`, `raw`, `unknown`).
     pub dialect: Dialect,
-    /// When the response headers arrived.
-    pub headers_ms: Option<f64>,
-    /// Time to the first reasoning token.
-    pub reasoning_ttft_ms: Option<f64>,
-    /// The token count N used for TPOT.
-    pub tpot_n: Option<u64>,
-    /// Where N came from (`usage` or `events`).
-    pub tpot_n_source: Option<TokenCountSource>,
-    /// Gaps between consecutive content events (p50, p90, p99, max, mean).
-    pub itl_ms: Option<Percentiles>,
-    /// Wire messages (SSE events and comments, JSON lines, raw text chunks).
-    pub events: usize,
-    /// Mean wire messages per read.
-    pub events_per_read_mean: Option<f64>,
-    /// Most wire messages in one read.
-    pub events_per_read_max: usize,
-    /// Body bytes received.
-    pub bytes: usize,
-    /// Characters of answer text.
-    pub content_chars: usize,
-    /// Output tokens per second after the first token.
-    pub output_tokens_per_s: Option<f64>,
-    /// Tokens per second over the whole run.
-    pub e2e_tokens_per_s: Option<f64>,
     /// HTTP status, if headers arrived.
     pub status: Option<u16>,
     /// The body's framing (`sse`, `ndjson`, `raw`).
     pub framing: Option<Framing>,
     /// The last usage the server reported.
     pub usage: Option<Usage>,
-    /// Prompt-cache figures.
-    pub cache: Option<CacheStats>,
     /// Why generation stopped.
-    pub finish_reason: Option<String>,
+    pub finish_reason: Option<StopReason>,
     /// How the run ended (`{"kind": "complete", "at_ms": ...}` and so on); `null` while running.
     pub end: Option<TraceEnd>,
     /// What was requested (no secrets).
@@ -90,6 +62,18 @@ pub struct Report {
     /// How the content was delivered: bursts (with the silence before each), read sizes, hold times.
     #[serde(default)]
     pub delivery: DeliveryStats,
+    /// Every measured figure (TTFT, TTFB, TPOT, totals, counts, cache), flattened into the top level.
+    #[serde(flatten)]
+    pub metrics: Metrics,
+}
+
+impl std::ops::Deref for Report {
+    type Target = Metrics;
+
+    /// The report reads as its metrics (`report.ttft_ms`).
+    fn deref(&self) -> &Metrics {
+        &self.metrics
+    }
 }
 
 impl Report {
@@ -100,43 +84,25 @@ impl Report {
 
     /// Builds the report of a trace from an analysis of that same trace.
     pub fn from_analysis(trace: &Trace, analysis: &Analysis) -> Report {
-        let m = Metrics::derive(trace, analysis);
+        let metrics = Metrics::derive(trace, analysis);
         let delivery = DeliveryStats::derive(trace, analysis);
-        let verdict = classify_with(trace, analysis, &m, &delivery);
-        let findings = diagnose_with(trace, analysis, &m, &delivery, verdict);
+        let verdict = classify_with(trace, analysis, &metrics, &delivery);
+        let findings = diagnose_with(trace, analysis, &metrics, &delivery, verdict);
         Report {
             schema_version: SCHEMA_VERSION,
             verdict,
-            ttft_ms: m.ttft_ms,
-            ttfb_ms: m.ttfb_ms,
-            tpot_ms: m.tpot_ms,
-            total_ms: m.total_ms,
-            content_events: m.content_events,
-            reads: m.reads,
             findings,
             dialect: analysis.dialect,
-            headers_ms: m.headers_ms,
-            reasoning_ttft_ms: m.reasoning_ttft_ms,
-            tpot_n: m.tpot_n,
-            tpot_n_source: m.tpot_n_source,
-            itl_ms: m.itl_ms,
-            events: m.events,
-            events_per_read_mean: m.events_per_read_mean,
-            events_per_read_max: m.events_per_read_max,
-            bytes: m.bytes,
-            content_chars: m.content_chars,
-            output_tokens_per_s: m.output_tokens_per_s,
-            e2e_tokens_per_s: m.e2e_tokens_per_s,
             status: trace.status,
             framing: analysis.framing,
             usage: analysis.usage.clone(),
-            cache: m.cache,
             finish_reason: analysis.finish_reason.clone(),
             end: trace.end.clone(),
             request: trace.request.clone(),
             connection: trace.connection.clone(),
             started_unix_ms: trace.started_unix_ms,
             delivery,
+            metrics,
         }
     }
 
@@ -156,7 +122,7 @@ impl Report {
     }
 
     /// Whether a finding with this code is present.
-    pub fn has_finding(&self, code: &str) -> bool {
+    pub fn has_finding(&self, code: FindingCode) -> bool {
         self.findings.iter().any(|f| f.code == code)
     }
 }
@@ -296,7 +262,7 @@ mod tests {
     fn report_round_trips_through_json() {
         let r = Report::from_trace(&sample());
         assert_eq!(Report::from_json(&r.to_json_pretty()).unwrap(), r);
-        assert!(r.has_finding("framing"));
+        assert!(r.has_finding(FindingCode::Framing));
     }
 
     /// 5 bursts of 20 events, 400 ms apart, each event stamped by the server 20 ms after the previous one.

@@ -6,9 +6,10 @@
 
 use serde_json::Value;
 
-use crate::event::EventKind;
-use crate::openai::{error_message, ChunkFacts};
-use crate::usage::{as_count, Usage};
+use super::{stop_reason, EventKind};
+use super::openai::error_message;
+use super::ChunkFacts;
+use super::usage::{as_count, Usage};
 
 /// Whether a JSON object looks like an Ollama stream line.
 pub fn is_ollama_line(v: &Value) -> bool {
@@ -45,7 +46,7 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or("stop");
-        kinds.push(EventKind::Finish(reason.to_string()));
+        kinds.push(EventKind::Finish(stop_reason::from_openai(reason)));
         let prompt = as_count(v.get("prompt_eval_count"));
         let completion = as_count(v.get("eval_count"));
         if prompt.is_some() || completion.is_some() {
@@ -63,6 +64,8 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::dialect::StopReason;
     use serde_json::json;
 
     #[test]
@@ -94,7 +97,7 @@ mod tests {
         let v = json!({"message":{"role":"assistant","content":""},"done":true,"done_reason":"length",
             "prompt_eval_count":26,"eval_count":290});
         let k = line_facts(&v).kinds;
-        assert_eq!(k[0], EventKind::Finish("length".into()));
+        assert_eq!(k[0], EventKind::Finish(StopReason::Length));
         match &k[1] {
             EventKind::Usage(u) => assert_eq!(
                 (u.prompt_tokens, u.completion_tokens, u.total_tokens),

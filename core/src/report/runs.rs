@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::Dialect;
-use crate::finding::Finding;
+use crate::dialect::Dialect;
+use crate::findings::Finding;
 use crate::report::Report;
 use crate::stats::percentile;
 use crate::verdict::Verdict;
@@ -148,7 +148,7 @@ impl RunsSummary {
         let mut findings: Vec<Finding> = Vec::new();
         for f in runs.iter().flat_map(|r| &r.findings) {
             if !findings.iter().any(|seen| seen.code == f.code) {
-                let seen_in = runs.iter().filter(|r| r.has_finding(&f.code)).count();
+                let seen_in = runs.iter().filter(|r| r.has_finding(f.code.clone())).count();
                 let mut f = f.clone();
                 if let serde_json::Value::Object(map) = &mut f.evidence {
                     map.insert("seen_in_runs".into(), seen_in.into());

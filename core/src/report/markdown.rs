@@ -3,13 +3,13 @@
 
 use std::fmt::Write;
 
-use crate::campaign::CampaignReport;
-use crate::finding::Finding;
+use super::campaign::CampaignReport;
+use crate::findings::Finding;
 use crate::report::Report;
-use crate::runs::RunsSummary;
+use super::runs::RunsSummary;
 
 fn ms(v: Option<f64>) -> String {
-    v.map_or("–".into(), |v| format!("{v:.1} ms"))
+    crate::text::ms_or(v, "–")
 }
 
 fn findings_list(out: &mut String, findings: &[Finding]) {
@@ -31,7 +31,7 @@ fn single(out: &mut String, r: &Report) {
         ("TTFB", ms(r.ttfb_ms)),
         ("TTFT", ms(r.ttft_ms)),
         ("TPOT", format!("{}{tpot_n}", ms(r.tpot_ms))),
-        ("ITL p50 / p90 / max", r.itl_ms.map_or("–".into(), |p| format!("{:.1} / {:.1} / {:.1} ms", p.p50, p.p90, p.max))),
+        ("ITL p50 / p90 / max", r.itl_ms.map_or("–".into(), |p| format!("{} / {} / {}", ms(Some(p.p50)), ms(Some(p.p90)), ms(Some(p.max))))),
         ("total", ms(r.total_ms)),
         ("content events / reads", format!("{} / {}", r.content_events, r.reads)),
         ("HTTP status", r.status.map_or("–".into(), |s| s.to_string())),
@@ -44,7 +44,7 @@ fn single(out: &mut String, r: &Report) {
 }
 
 fn summary_row(out: &mut String, name: &str, s: &RunsSummary) {
-    let spread = |sp: Option<crate::runs::Spread>| sp.map_or("–".into(), |s| format!("{:.1} (p90 {:.1}, ±{:.1})", s.median, s.p90, s.spread / 2.0));
+    let spread = |sp: Option<super::runs::Spread>| sp.map_or("–".into(), |s| format!("{:.1} (p90 {:.1}, ±{:.1})", s.median, s.p90, s.spread / 2.0));
     let _ = writeln!(
         out,
         "| {name} | {} | {} | {} | {} | {} |",

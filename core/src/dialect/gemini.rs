@@ -2,17 +2,18 @@
 //!
 //! The text parts of `candidates[0].content.parts` are answer text, or reasoning text when the part has
 //! `"thought": true` (one event of each per chunk, parts joined); `candidates[0].finishReason` ends the
-//! stream (see [`crate::stop_reason::from_gemini`]: `MAX_TOKENS` → `length`); `usageMetadata` is usage
+//! stream (see [`crate::dialect::stop_reason::from_gemini`]: `MAX_TOKENS` → `length`); `usageMetadata` is usage
 //! (`promptTokenCount` → prompt, `candidatesTokenCount` + `thoughtsTokenCount` → completion, so that it
 //! includes reasoning as OpenAI's does, `thoughtsTokenCount` → reasoning, `cachedContentTokenCount` →
 //! cached out of the prompt); a `promptFeedback.blockReason` or an `error` object is an error.
 
 use serde_json::Value;
 
-use crate::event::EventKind;
-use crate::openai::{error_message, ChunkFacts};
-use crate::stop_reason;
-use crate::usage::{as_count, Usage};
+use super::EventKind;
+use super::openai::error_message;
+use super::ChunkFacts;
+use super::stop_reason;
+use super::usage::{as_count, Usage};
 
 /// Whether a JSON object looks like a Gemini `GenerateContentResponse` chunk.
 pub fn is_gemini_chunk(v: &Value) -> bool {
@@ -92,6 +93,8 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::dialect::StopReason;
     use serde_json::json;
 
     fn kinds(v: Value) -> Vec<EventKind> {
@@ -117,7 +120,7 @@ mod tests {
             "cachedContentTokenCount":64,"totalTokenCount":150}});
         match &kinds(v)[..] {
             [EventKind::Content(_), EventKind::Finish(f), EventKind::Usage(u)] => {
-                assert_eq!(f, "length");
+                assert_eq!(*f, StopReason::Length);
                 assert_eq!(
                     (
                         u.prompt_tokens,

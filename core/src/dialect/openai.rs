@@ -8,8 +8,8 @@
 
 use serde_json::Value;
 
-use crate::event::EventKind;
-use crate::usage::Usage;
+use super::{stop_reason, ChunkFacts, EventKind};
+use super::usage::Usage;
 
 /// The payload that ends an OpenAI stream.
 pub const DONE_MARKER: &str = "[DONE]";
@@ -19,28 +19,6 @@ pub fn is_done(data: &str) -> bool {
     data.trim() == DONE_MARKER
 }
 
-/// What a data payload is, before any dialect-specific reading.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Payload {
-    /// The `[DONE]` end marker.
-    Done,
-    /// A JSON object.
-    Object(Value),
-    /// Not JSON, or JSON that is not an object.
-    Other,
-}
-
-/// Classifies a data payload as the end marker, a JSON object or something else.
-pub fn classify_payload(data: &str) -> Payload {
-    if is_done(data) {
-        return Payload::Done;
-    }
-    match serde_json::from_str::<Value>(data) {
-        Ok(v) if v.is_object() => Payload::Object(v),
-        _ => Payload::Other,
-    }
-}
-
 /// Whether a JSON object looks like a chat-completions chunk (it has `choices`, or its `object` names a
 /// chat completion).
 pub fn is_chat_chunk(v: &Value) -> bool {
@@ -48,28 +26,6 @@ pub fn is_chat_chunk(v: &Value) -> bool {
         || v.get("object")
             .and_then(Value::as_str)
             .is_some_and(|o| o.starts_with("chat.completion"))
-}
-
-/// The facts one chunk carries, in stream order.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ChunkFacts {
-    /// What the chunk carried; never empty (a chunk with nothing in it is one [`EventKind::Empty`]).
-    pub kinds: Vec<EventKind>,
-    /// The top-level `server_ms` number, when present.
-    pub server_ms: Option<f64>,
-    /// The top-level `created` time (unix seconds), when present.
-    pub created_unix_s: Option<f64>,
-}
-
-impl ChunkFacts {
-    /// The facts of one payload `v`: `kinds` (one [`EventKind::Empty`] when there are none), the
-    /// payload's `server_ms`, and its creation time when the dialect has one.
-    pub fn of(mut kinds: Vec<EventKind>, v: &Value, created_unix_s: Option<f64>) -> ChunkFacts {
-        if kinds.is_empty() {
-            kinds.push(EventKind::Empty);
-        }
-        ChunkFacts { kinds, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
-    }
 }
 
 fn non_empty_str(v: Option<&Value>) -> Option<String> {
@@ -153,7 +109,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
             }
         }
         if let Some(f) = finish {
-            kinds.push(EventKind::Finish(f));
+            kinds.push(EventKind::Finish(stop_reason::from_openai(&f)));
         }
     }
     if let Some(u) = v.get("usage").and_then(Usage::from_openai) {
@@ -165,6 +121,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::StopReason;
     use serde_json::json;
 
     fn kinds(v: Value) -> Vec<EventKind> {
@@ -235,12 +192,12 @@ mod tests {
             kinds(json!({"choices":[{"delta":{"content":"."},"finish_reason":"stop"}]})),
             vec![
                 EventKind::Content(".".into()),
-                EventKind::Finish("stop".into())
+                EventKind::Finish(StopReason::Stop)
             ]
         );
         assert_eq!(
             kinds(json!({"choices":[{"delta":{},"finish_reason":"length"}]})),
-            vec![EventKind::Finish("length".into())]
+            vec![EventKind::Finish(StopReason::Length)]
         );
     }
 
@@ -322,7 +279,7 @@ mod tests {
             ),
             vec![
                 EventKind::Content("All".into()),
-                EventKind::Finish("stop".into())
+                EventKind::Finish(StopReason::Stop)
             ]
         );
         assert_eq!(
@@ -332,12 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn payload_classification() {
-        assert_eq!(classify_payload("[DONE]"), Payload::Done);
-        assert_eq!(classify_payload(" [DONE] "), Payload::Done);
-        assert_eq!(classify_payload("{\"choices\":"), Payload::Other);
-        assert_eq!(classify_payload("42"), Payload::Other);
-        assert!(matches!(classify_payload("{}"), Payload::Object(_)));
+    fn chat_chunks_are_recognised() {
         assert!(is_chat_chunk(&json!({"object":"chat.completion.chunk"})));
         assert!(!is_chat_chunk(&json!({"text":"x"})));
     }

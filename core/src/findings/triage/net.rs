@@ -9,7 +9,8 @@
 
 use serde_json::json;
 
-use crate::finding::{fmt_ms, Finding, Severity};
+use crate::findings::{Finding, FindingCode, Severity};
+use crate::text::ms as fmt_ms;
 use crate::trace::{Trace, TraceEnd};
 
 /// The `cors` or `unreachable` finding for a run whose `fetch()` failed before response headers, or
@@ -20,7 +21,7 @@ pub fn network_finding(trace: &Trace) -> Option<Finding> {
     };
     let reached = trace.probes.no_cors_reached?;
     let page = trace.request.page_protocol.as_deref();
-    if crate::triage_url::url_findings(&trace.request.url, page).iter().any(|f| f.code == "mixed_content") {
+    if super::url::url_findings(&trace.request.url, page).iter().any(|f| f.code == FindingCode::MixedContent) {
         // The browser blocked the probe as well: its result says nothing about the server.
         return None;
     }
@@ -65,7 +66,7 @@ fn cors(trace: &Trace, at_ms: f64, message: &str, origin: &str) -> Finding {
         String::new()
     };
     Finding::new(
-        "cors",
+        FindingCode::Cors,
         Severity::Error,
         "The server answered, but without CORS headers",
         format!(
@@ -86,7 +87,7 @@ fn cors(trace: &Trace, at_ms: f64, message: &str, origin: &str) -> Finding {
 
 fn unreachable(at_ms: f64, message: &str, origin: &str) -> Finding {
     Finding::new(
-        "unreachable",
+        FindingCode::Unreachable,
         Severity::Error,
         "Nothing answered at this address",
         format!(
@@ -134,7 +135,7 @@ mod tests {
     #[test]
     fn cors_when_the_no_cors_probe_reached_the_server() {
         let f = network_finding(&failed(Some(true), "POST", &["Authorization"], 120)).expect("cors");
-        assert_eq!((f.code.as_str(), f.severity), ("cors", Severity::Error));
+        assert_eq!((f.code, f.severity), (FindingCode::Cors, Severity::Error));
         let fix = f.fix.unwrap();
         for needed in [
             "Access-Control-Allow-Origin",
@@ -159,7 +160,7 @@ mod tests {
     #[test]
     fn unreachable_when_nothing_answered() {
         let f = network_finding(&failed(Some(false), "POST", &[], 10)).expect("unreachable");
-        assert_eq!(f.code, "unreachable");
+        assert_eq!(f.code, FindingCode::Unreachable);
         assert!(f.detail.contains("not a CORS problem"));
         assert!(f.fix.unwrap().contains("port"));
     }
@@ -180,7 +181,7 @@ mod tests {
         t.request.page_protocol = Some("https:".into());
         assert!(network_finding(&t).is_none());
         t.request.page_protocol = Some("http:".into());
-        assert_eq!(network_finding(&t).unwrap().code, "unreachable");
+        assert_eq!(network_finding(&t).unwrap().code, FindingCode::Unreachable);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! `content_block_delta` with a `text_delta` is answer text and with a `thinking_delta` reasoning text
 //! (`signature_delta`, `input_json_delta` and `citations_delta` carry neither); a `content_block_start`
 //! that already holds text counts the same way; `message_delta` carries `delta.stop_reason` (see
-//! [`crate::stop_reason::from_anthropic`]: `max_tokens` → `length`) and the cumulative `output_tokens`;
+//! [`crate::dialect::stop_reason::from_anthropic`]: `max_tokens` → `length`) and the cumulative `output_tokens`;
 //! `message_stop` ends the stream; `ping` is a keep-alive; an `error` event is an error.
 //!
 //! Usage: `prompt_tokens` = `input_tokens` + `cache_read_input_tokens` + `cache_creation_input_tokens`
@@ -14,10 +14,11 @@
 
 use serde_json::Value;
 
-use crate::event::EventKind;
-use crate::openai::{error_message, ChunkFacts};
-use crate::stop_reason;
-use crate::usage::{as_count, Usage};
+use super::EventKind;
+use super::openai::error_message;
+use super::ChunkFacts;
+use super::stop_reason;
+use super::usage::{as_count, Usage};
 
 /// The `type`s of Anthropic Messages stream events.
 const EVENT_TYPES: [&str; 7] = [
@@ -114,6 +115,8 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::dialect::StopReason;
     use serde_json::json;
 
     fn kinds(v: Value) -> Vec<EventKind> {
@@ -178,13 +181,13 @@ mod tests {
             "usage":{"output_tokens":64}});
         match &kinds(v)[..] {
             [EventKind::Finish(f), EventKind::Usage(u)] => {
-                assert_eq!(f, "length");
+                assert_eq!(*f, StopReason::Length);
                 assert_eq!((u.completion_tokens, u.prompt_tokens), (Some(64), None));
             }
             other => panic!("unexpected {other:?}"),
         }
         let end = json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}});
-        assert_eq!(kinds(end)[0], EventKind::Finish("stop".into()));
+        assert_eq!(kinds(end)[0], EventKind::Finish(StopReason::Stop));
     }
 
     #[test]

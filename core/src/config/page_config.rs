@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::presets::ApiPreset;
-use crate::triage_url::ENDPOINT_SUFFIXES;
+use super::presets::ApiPreset;
+use crate::findings::triage::url::ENDPOINT_SUFFIXES;
 
 /// The most runs per target one page will do.
 pub const MAX_REPEAT: usize = 50;

@@ -6,9 +6,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::analyzer::truncate_chars;
+use crate::text::truncate_chars;
 use crate::trace::Trace;
-use crate::utf8::decode_lossy;
+use crate::wire::utf8::decode_lossy;
 
 /// Which kind of error body arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

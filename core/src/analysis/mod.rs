@@ -7,24 +7,25 @@
 //! message into [`StreamEvent`]s stamped with the time and index of the read that completed it.
 //!
 //! Dialects: SSE whose data is JSON is `openai-chat`, `openai-responses`, `anthropic` or `gemini` (see
-//! [`crate::dialects`]); SSE whose data is not JSON is `sse-text` (each non-empty data is content); JSON
+//! [`crate::dialect`]); SSE whose data is not JSON is `sse-text` (each non-empty data is content); JSON
 //! lines with `message`/`response`/`done` are `ollama` (JSON lines with `choices` are `openai-chat`); raw
 //! framing is `raw` (each read's text is one content event, UTF-8 decoded across reads). Inside a JSON
 //! dialect a payload that is not a JSON object (and not `[DONE]`) is malformed, and parsing goes on.
 //! Usage reports are merged (later counts win, earlier ones stay), since some dialects split them.
 
+pub mod event;
+
 use serde::{Deserialize, Serialize};
 
-use crate::dialects;
-use crate::event::{Dialect, EventKind, StreamEvent};
-use crate::framing::{Framing, FramingDecision, FramingDetector};
-use crate::lines::LineSplitter;
-use crate::ollama;
-use crate::openai::{self, ChunkFacts, Payload};
-use crate::sse::{SseItem, SseParser};
+use crate::dialect::{self, classify_payload, openai, stop_reason, ChunkFacts, Payload, StopReason, Usage};
+use crate::text::truncate_chars;
 use crate::trace::{Trace, TraceEnd};
-use crate::usage::Usage;
-use crate::utf8::{decode_lossy, Utf8Decoder};
+use crate::wire::framing::{Framing, FramingDecision, FramingDetector};
+use crate::wire::lines::LineSplitter;
+use crate::wire::sse::{SseItem, SseParser};
+use crate::wire::utf8::{decode_lossy, Utf8Decoder};
+
+pub use event::{Dialect, EventKind, StreamEvent};
 
 /// How many characters of the first malformed payload are kept as an example.
 pub const MALFORMED_EXAMPLE_CHARS: usize = 200;
@@ -62,8 +63,8 @@ pub struct Analysis {
     pub longest_line_bytes: usize,
     /// Whether the `[DONE]` end marker arrived.
     pub saw_done: bool,
-    /// The last finish reason seen (`stop`, `length`, ...).
-    pub finish_reason: Option<String>,
+    /// The last stop reason seen (`stop`, `length`, ...).
+    pub finish_reason: Option<StopReason>,
     /// The last usage the server reported.
     pub usage: Option<Usage>,
     /// Error messages the server sent inside the stream.
@@ -77,18 +78,16 @@ pub struct Analysis {
     pub created_unix_s: Option<f64>,
 }
 
-/// Cuts a string to at most `max_chars` characters.
-pub(crate) fn truncate_chars(s: &str, max_chars: usize) -> String {
-    match s.char_indices().nth(max_chars) {
-        Some((i, _)) => s[..i].to_string(),
-        None => s.to_string(),
-    }
-}
-
 impl Analysis {
     /// The content events only.
     pub fn content_events(&self) -> impl Iterator<Item = &StreamEvent> {
         self.events.iter().filter(|e| e.is_content())
+    }
+
+    /// Whether the stream ended the way its dialect ends a stream (see
+    /// [`crate::dialect::stop_reason::ended_properly`]).
+    pub fn ended_properly(&self) -> bool {
+        stop_reason::ended_properly(self.dialect, self.saw_done, self.finish_reason.is_some())
     }
 
     fn count_message(&mut self, read_index: usize) {
@@ -162,8 +161,8 @@ impl Analysis {
         };
         self.count_message(read_index);
         if event.as_deref() == Some("error") {
-            let msg = match openai::classify_payload(&data) {
-                Payload::Object(v) => dialects::error_message(&v).unwrap_or(data),
+            let msg = match classify_payload(&data) {
+                Payload::Object(v) => dialect::error_message(&v).unwrap_or(data),
                 _ if data.trim().is_empty() => "error event without data".to_string(),
                 _ => data,
             };
@@ -183,15 +182,15 @@ impl Analysis {
             self.emit(at_ms, read_index, EventKind::Empty, None);
             return;
         }
-        match openai::classify_payload(&data) {
+        match classify_payload(&data) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Object(v) => {
                 if self.dialect == Dialect::Unknown {
-                    if let Some(d) = dialects::detect(&v, event.as_deref()) {
+                    if let Some(d) = dialect::detect_sse(&v, event.as_deref()) {
                         self.dialect = d;
                     }
                 }
-                let facts = dialects::facts(self.dialect, &v, event.as_deref());
+                let facts = dialect::sse_facts(self.dialect, &v, event.as_deref());
                 self.emit_facts(at_ms, read_index, facts);
             }
             Payload::Other if self.dialect.is_json() => self.malformed(at_ms, read_index, &data),
@@ -213,24 +212,16 @@ impl Analysis {
             return;
         }
         self.count_message(read_index);
-        match openai::classify_payload(line) {
+        match classify_payload(line) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Other => self.malformed(at_ms, read_index, line),
             Payload::Object(v) => {
-                let chat = openai::is_chat_chunk(&v);
-                let oll = !chat && ollama::is_ollama_line(&v);
                 if self.dialect == Dialect::Unknown {
-                    if chat {
-                        self.dialect = Dialect::OpenaiChat;
-                    } else if oll {
-                        self.dialect = Dialect::Ollama;
+                    if let Some(d) = dialect::detect_json_line(&v) {
+                        self.dialect = d;
                     }
                 }
-                let facts = if oll || (!chat && self.dialect == Dialect::Ollama) {
-                    ollama::line_facts(&v)
-                } else {
-                    openai::chunk_facts(&v)
-                };
+                let facts = dialect::json_line_facts(self.dialect, &v);
                 self.emit_facts(at_ms, read_index, facts);
             }
         }
@@ -551,7 +542,7 @@ mod tests {
         assert_eq!(a.messages, 7);
         assert_eq!(a.keepalive_comments, 1);
         assert!(a.saw_done);
-        assert_eq!(a.finish_reason.as_deref(), Some("stop"));
+        assert_eq!(a.finish_reason, Some(StopReason::Stop));
         assert_eq!(a.usage.as_ref().and_then(|u| u.completion_tokens), Some(3));
         assert!(!a.mislabelled);
     }
@@ -647,7 +638,7 @@ mod tests {
         assert_eq!(a.dialect, Dialect::Ollama);
         assert_eq!(a.text, "Hi!");
         assert_eq!(kinds(&a), ["content", "content", "finish", "usage"]);
-        assert_eq!(a.finish_reason.as_deref(), Some("stop"));
+        assert_eq!(a.finish_reason, Some(StopReason::Stop));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use crate::finding::{Finding, Severity};
+use crate::findings::{Finding, FindingCode, Severity, Suggestion};
 use crate::trace::Trace;
 
 /// Endpoint paths a client appends to a base URL, longest first.
@@ -28,7 +28,7 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
         let fixed = format!("{}{}{}", parts.origin, parts.path.replacen(&format!("/{version}/{version}"), &format!("/{version}"), 1), parts.rest);
         out.push(
             Finding::new(
-                "doubled_v1",
+                FindingCode::DoubledV1,
                 Severity::Error,
                 format!("The URL has /{version}/{version}"),
                 format!(
@@ -39,14 +39,15 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
             )
             .fix(format!("Drop one /{version}: {fixed}. In an SDK, set the base URL either with /{version} or \
                 without it, as the SDK expects, not both."))
-            .evidence(json!({"path": parts.path, "segment": version, "suggested_url": fixed})),
+            .evidence(json!({"path": parts.path, "segment": version, "suggested_url": fixed}))
+            .suggest(Suggestion::Url { url: fixed }),
         );
     }
     if let Some((suffix, base_path)) = repeated_suffix(parts.path) {
         let fixed = format!("{}{base_path}{suffix}{}", parts.origin, parts.rest);
         out.push(
             Finding::new(
-                "path_suffix",
+                FindingCode::PathSuffix,
                 Severity::Error,
                 format!("The URL has {suffix} twice"),
                 format!(
@@ -57,7 +58,8 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
             )
             .fix(format!("Use {fixed}; as a base URL give only the part before the endpoint ({}{base_path}).", parts.origin))
             .evidence(json!({"path": parts.path, "suffix": suffix, "suggested_url": fixed,
-                "suggested_base": format!("{}{base_path}", parts.origin)})),
+                "suggested_base": format!("{}{base_path}", parts.origin)}))
+            .suggest(Suggestion::BaseUrl { base: format!("{}{base_path}", parts.origin), url: fixed }),
         );
     }
     if parts.path.len() > 1 && parts.path.ends_with('/') {
@@ -88,7 +90,7 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
         let fixed = trimmed.strip_suffix(suffix).unwrap_or(trimmed).to_string();
         out.push(
             Finding::new(
-                "path_suffix",
+                FindingCode::PathSuffix,
                 Severity::Error,
                 format!("The base URL already ends in {suffix}"),
                 format!(
@@ -105,7 +107,7 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
         let fixed = trimmed.replacen(&format!("/{version}/{version}"), &format!("/{version}"), 1);
         out.push(
             Finding::new(
-                "doubled_v1",
+                FindingCode::DoubledV1,
                 Severity::Error,
                 format!("The base URL has /{version}/{version}"),
                 format!("The base path {} repeats /{version}; the server will answer 404.", parts.path),
@@ -154,7 +156,7 @@ pub fn missing_v1(trace: &Trace) -> Option<Finding> {
     let suggested_url = format!("{suggested_base}/chat/completions");
     Some(
         Finding::new(
-            "missing_v1",
+            FindingCode::MissingV1,
             Severity::Error,
             "The base URL is missing /v1",
             format!(
@@ -167,7 +169,8 @@ pub fn missing_v1(trace: &Trace) -> Option<Finding> {
         )
         .fix(format!("Use the base URL {suggested_base} (the request then goes to {suggested_url})."))
         .evidence(json!({"base": base, "suggested_base": suggested_base, "suggested_url": suggested_url,
-            "models_ids": with_v1.ids})),
+            "models_ids": with_v1.ids}))
+        .suggest(Suggestion::BaseUrl { base: suggested_base, url: suggested_url }),
     )
 }
 
@@ -239,7 +242,7 @@ fn whitespace(url: &str, what: &str) -> Option<Finding> {
             trims it, but a client or config file may not.")
     };
     Some(
-        Finding::new("url_whitespace", Severity::Warning, format!("Whitespace in the {what}"), detail)
+        Finding::new(FindingCode::UrlWhitespace, Severity::Warning, format!("Whitespace in the {what}"), detail)
             .fix(format!("Remove the whitespace: {}", url.split_whitespace().collect::<String>()))
             .evidence(json!({"inside": inside})),
     )
@@ -247,7 +250,7 @@ fn whitespace(url: &str, what: &str) -> Option<Finding> {
 
 fn slash_warning(path: &str, what: &str, why: &str) -> Finding {
     Finding::new(
-        "trailing_slash",
+        FindingCode::TrailingSlash,
         Severity::Warning,
         format!("The URL path {what}"),
         format!("The path {path} {what}. {why}"),
@@ -269,7 +272,7 @@ fn mixed_content(parts: &UrlParts, page_protocol: Option<&str>) -> Option<Findin
     }
     Some(
         Finding::new(
-            "mixed_content",
+            FindingCode::MixedContent,
             Severity::Error,
             "An http: URL from an https: page",
             format!(
@@ -292,8 +295,8 @@ mod tests {
     use super::*;
     use crate::trace::{ModelsProbe, Probes, RequestSummary};
 
-    fn codes(f: &[Finding]) -> Vec<&str> {
-        f.iter().map(|f| f.code.as_str()).collect()
+    fn codes(f: &[Finding]) -> Vec<FindingCode> {
+        f.iter().map(|f| f.code.clone()).collect()
     }
 
     #[test]
@@ -311,42 +314,42 @@ mod tests {
     #[test]
     fn doubled_v1_names_the_fixed_url() {
         let f = url_findings("https://api.example.com/v1/v1/chat/completions?x=1", None);
-        assert_eq!(codes(&f), ["doubled_v1"]);
+        assert_eq!(codes(&f), [FindingCode::DoubledV1]);
         assert_eq!(f[0].severity, Severity::Error);
         assert_eq!(f[0].evidence["suggested_url"], "https://api.example.com/v1/chat/completions?x=1");
-        assert_eq!(codes(&url_findings("http://h/api/V1/v1/models", None)), ["doubled_v1"]);
-        assert_eq!(codes(&url_findings("http://h/v1beta/v1beta/x", None)), ["doubled_v1"]);
+        assert_eq!(codes(&url_findings("http://h/api/V1/v1/models", None)), [FindingCode::DoubledV1]);
+        assert_eq!(codes(&url_findings("http://h/v1beta/v1beta/x", None)), [FindingCode::DoubledV1]);
         assert!(url_findings("http://h/v1/x/v1/chat/completions", None).is_empty());
     }
 
     #[test]
     fn path_suffix_twice_in_the_url() {
         let f = url_findings("https://h.example/v1/chat/completions/chat/completions", None);
-        assert_eq!(codes(&f), ["path_suffix"]);
+        assert_eq!(codes(&f), [FindingCode::PathSuffix]);
         assert_eq!(f[0].evidence["suggested_base"], "https://h.example/v1");
         assert_eq!(f[0].evidence["suggested_url"], "https://h.example/v1/chat/completions");
-        assert_eq!(codes(&url_findings("https://h/v1/messages/chat/completions", None)), ["path_suffix"]);
+        assert_eq!(codes(&url_findings("https://h/v1/messages/chat/completions", None)), [FindingCode::PathSuffix]);
         assert!(url_findings("https://h/v1/chat/completions", None).is_empty());
     }
 
     #[test]
     fn preset_base_with_an_endpoint_or_doubled_v1() {
         let f = preset_base_findings("https://h.example/v1/chat/completions/");
-        assert_eq!(codes(&f), ["path_suffix"]);
+        assert_eq!(codes(&f), [FindingCode::PathSuffix]);
         assert_eq!(f[0].evidence["suggested_base"], "https://h.example/v1");
-        assert_eq!(codes(&preset_base_findings("https://h/v1/v1")), ["doubled_v1"]);
+        assert_eq!(codes(&preset_base_findings("https://h/v1/v1")), [FindingCode::DoubledV1]);
         assert_eq!(preset_base_findings("https://h/v1/v1")[0].evidence["suggested_base"], "https://h/v1");
         assert!(preset_base_findings("https://h.example/v1/").is_empty(), "the preset trims the slash");
         assert!(preset_base_findings("").is_empty());
-        assert_eq!(codes(&preset_base_findings(" https://h/v1\n")), ["url_whitespace"]);
+        assert_eq!(codes(&preset_base_findings(" https://h/v1\n")), [FindingCode::UrlWhitespace]);
     }
 
     #[test]
     fn trailing_slash_and_double_slash_warn() {
         let f = url_findings("https://h/v1/chat/completions/", None);
-        assert_eq!(codes(&f), ["trailing_slash"]);
+        assert_eq!(codes(&f), [FindingCode::TrailingSlash]);
         assert_eq!(f[0].severity, Severity::Warning);
-        assert_eq!(codes(&url_findings("https://h/v1//chat/completions", None)), ["trailing_slash"]);
+        assert_eq!(codes(&url_findings("https://h/v1//chat/completions", None)), [FindingCode::TrailingSlash]);
         assert!(url_findings("https://h/", None).is_empty());
         assert!(url_findings("https://h", None).is_empty());
     }
@@ -354,7 +357,7 @@ mod tests {
     #[test]
     fn whitespace_inside_and_around() {
         let f = url_findings(" https://h/v1/chat/completions\n", None);
-        assert_eq!(codes(&f), ["url_whitespace"]);
+        assert_eq!(codes(&f), [FindingCode::UrlWhitespace]);
         assert_eq!(f[0].evidence["inside"], false);
         let f = url_findings("https://h/v1/chat /completions", None);
         assert_eq!(f[0].evidence["inside"], true);
@@ -364,7 +367,7 @@ mod tests {
     #[test]
     fn mixed_content_only_from_https_pages_to_remote_http() {
         let f = url_findings("http://gpu-box.lan:8000/v1/chat/completions", Some("https:"));
-        assert_eq!(codes(&f), ["mixed_content"]);
+        assert_eq!(codes(&f), [FindingCode::MixedContent]);
         assert_eq!(f[0].evidence["host"], "gpu-box.lan");
         assert!(url_findings("http://gpu-box.lan:8000/v1/chat/completions", Some("http:")).is_empty());
         assert!(url_findings("http://gpu-box.lan:8000/v1/chat/completions", None).is_empty());
@@ -380,7 +383,7 @@ mod tests {
             let _ = url_findings(url, Some("https:"));
             let _ = preset_base_findings(url);
         }
-        assert_eq!(codes(&url_findings("v1/v1", None)), ["doubled_v1"]);
+        assert_eq!(codes(&url_findings("v1/v1", None)), [FindingCode::DoubledV1]);
     }
 
     #[test]
@@ -416,9 +419,13 @@ mod tests {
         ]);
         let f = missing_v1(&t).expect("missing_v1");
         assert_eq!(f.evidence["suggested_base"], "http://lab:1/v1");
+        assert_eq!(
+            f.suggestion,
+            Some(Suggestion::BaseUrl { base: "http://lab:1/v1".into(), url: "http://lab:1/v1/chat/completions".into() })
+        );
         assert_eq!(f.evidence["models_ids"][1], "b");
         assert!(f.detail.contains("HTTP 404"), "{}", f.detail);
-        assert_eq!(codes(&request_url_findings(&t)), ["missing_v1"]);
+        assert_eq!(codes(&request_url_findings(&t)), [FindingCode::MissingV1]);
         // A failed request counts as "did not answer" too.
         let t = trace_404(vec![probe("http://lab:1/models", None, &[]), probe("http://lab:1/v1/models", Some(200), &[])]);
         assert!(missing_v1(&t).is_some());

@@ -13,8 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::lines::LineSplitter;
-use crate::utf8::decode_lossy;
+use super::lines::LineSplitter;
+use super::utf8::decode_lossy;
 
 /// One thing the parser found in the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,10 +11,10 @@
 
 use serde_json::Value;
 
-use crate::event::EventKind;
-use crate::openai::ChunkFacts;
-use crate::stop_reason;
-use crate::usage::{as_count, Usage};
+use super::{EventKind, StopReason};
+use super::ChunkFacts;
+use super::stop_reason;
+use super::usage::{as_count, Usage};
 
 /// Whether a JSON object (with the SSE event name, if any) is a Responses API event.
 pub fn is_responses_event(v: &Value, event: Option<&str>) -> bool {
@@ -78,7 +78,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
             vec![delta(v, EventKind::Reasoning)]
         }
         "response.created" => vec![EventKind::RoleOnly],
-        "response.completed" => [Some(EventKind::Finish("stop".into())), usage_kind()]
+        "response.completed" => [Some(EventKind::Finish(StopReason::Stop)), usage_kind()]
             .into_iter()
             .flatten()
             .chain([EventKind::Done])
@@ -166,7 +166,7 @@ mod tests {
         assert_eq!(facts.created_unix_s, Some(1_741_290_958.0));
         match &facts.kinds[..] {
             [EventKind::Finish(f), EventKind::Usage(u), EventKind::Done] => {
-                assert_eq!(f, "stop");
+                assert_eq!(*f, StopReason::Stop);
                 assert_eq!(
                     (
                         u.prompt_tokens,
@@ -186,7 +186,7 @@ mod tests {
         let v = json!({"type":"response.incomplete","response":{"status":"incomplete",
             "incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":5,"output_tokens":16}}});
         let k = kinds(v);
-        assert_eq!(k[0], EventKind::Finish("length".into()));
+        assert_eq!(k[0], EventKind::Finish(StopReason::Length));
         assert_eq!(k.last(), Some(&EventKind::Done));
     }
 
