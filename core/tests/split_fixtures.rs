@@ -101,6 +101,9 @@ struct Summary {
     dialect: Dialect,
     messages: usize,
     keepalive_comments: usize,
+    empty_messages: usize,
+    /// Whether the first non-keep-alive fact was role-only (its time depends on the split).
+    first_role_only: Option<bool>,
     malformed_payloads: usize,
     first_malformed: Option<String>,
     replaced_utf8_sequences: usize,
@@ -129,6 +132,8 @@ fn summarize(content_type: &str, reads: &[&[u8]]) -> Summary {
         dialect: a.dialect,
         messages: a.messages,
         keepalive_comments: a.keepalive_comments,
+        empty_messages: a.empty_messages,
+        first_role_only: a.first_chunk.map(|c| c.role_only),
         malformed_payloads: a.malformed_payloads,
         first_malformed: a.first_malformed,
         replaced_utf8_sequences: a.replaced_utf8_sequences,
@@ -180,14 +185,8 @@ fn deepseek_crlf_fixture_parses_as_expected() {
     assert_eq!(s.dialect, Dialect::OpenaiChat);
     assert_eq!(s.text, "你好！这是一个流式回答🎉，café naïve 😀👍");
     assert_eq!(s.reasoning, "嗯，用户想要一个例子。");
-    let mut expected = vec![
-        "keep_alive",
-        "role_only",
-        "reasoning",
-        "reasoning",
-        "reasoning",
-        "keep_alive",
-    ];
+    // Keep-alives are counted, not kept as events.
+    let mut expected = vec!["role_only", "reasoning", "reasoning", "reasoning"];
     expected.extend(["content"; 11]);
     expected.extend(["finish", "usage", "done"]);
     assert_eq!(names(&s), expected);
@@ -214,27 +213,18 @@ fn mixed_endings_fixture_parses_as_expected() {
     assert_eq!(s.text, "Hello, world — 日本");
     assert_eq!(
         names(&s),
-        [
-            "keep_alive",
-            "role_only",
-            "content",
-            "content",
-            "content",
-            "malformed",
-            "content",
-            "empty",
-            "finish",
-            "usage",
-            "done"
-        ]
+        ["role_only", "content", "content", "content", "malformed", "content", "finish", "usage", "done"]
     );
+    // The keep-alive and the empty delta are counted, not kept as events.
+    assert_eq!((s.keepalive_comments, s.empty_messages), (1, 1));
+    assert_eq!(s.first_role_only, Some(true));
     assert_eq!(
         s.first_malformed.as_deref(),
         Some("{\"choices\": [ this is not json")
     );
     assert_eq!(s.retry_ms, Some(3000));
     assert_eq!(s.usage.and_then(|u| u.cached_tokens), Some(1920));
-    assert_eq!(s.server_ms[8], Some(812.5));
+    assert_eq!(s.server_ms[6], Some(812.5));
     assert!(s.saw_done);
 }
 
@@ -270,8 +260,9 @@ fn sse_text_fixture_parses_as_expected() {
     assert_eq!(s.text, "Hello wörldline one\nline two");
     assert_eq!(
         names(&s),
-        ["content", "keep_alive", "content", "content", "done"]
+        ["content", "content", "content", "done"]
     );
+    assert_eq!(s.keepalive_comments, 1, "counted, not kept as an event");
 }
 
 #[test]

@@ -30,10 +30,23 @@ pub use event::{Dialect, EventKind, StreamEvent};
 /// How many characters of the first malformed payload are kept as an example.
 pub const MALFORMED_EXAMPLE_CHARS: usize = 200;
 
+/// The first fact of a stream that was not a keep-alive.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FirstChunk {
+    /// When the read that completed it resolved.
+    pub at_ms: f64,
+    /// Which read completed it.
+    pub read_index: usize,
+    /// Whether it only announced the role (no token).
+    pub role_only: bool,
+}
+
 /// Everything the analyzer extracted from a stream so far.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
-    /// Token-level events in arrival order.
+    /// Token-level events in arrival order; keep-alives and empty messages are only counted
+    /// ([`Analysis::keepalive_comments`], [`Analysis::empty_messages`]), so this grows with what the
+    /// stream carried, not with its padding.
     pub events: Vec<StreamEvent>,
     /// The answer text so far (all content events joined).
     pub text: String,
@@ -51,8 +64,15 @@ pub struct Analysis {
     pub messages: usize,
     /// Wire messages completed by each read (index = read index).
     pub messages_per_read: Vec<usize>,
-    /// SSE comment lines (keep-alives).
+    /// Keep-alives: SSE comment lines (and Anthropic `ping` events). Counted, not kept as events.
     pub keepalive_comments: usize,
+    /// Messages that carried nothing (empty data, an empty delta). Counted, not kept as events.
+    #[serde(default)]
+    pub empty_messages: usize,
+    /// The first fact that was not a keep-alive (an empty message included): when, in which read, and
+    /// whether it only announced the role.
+    #[serde(default)]
+    pub first_chunk: Option<FirstChunk>,
     /// Payloads that should have been JSON objects and were not.
     pub malformed_payloads: usize,
     /// The first malformed payload, truncated to [`MALFORMED_EXAMPLE_CHARS`] characters.
@@ -98,14 +118,21 @@ impl Analysis {
     }
 
     fn emit(&mut self, at_ms: f64, read_index: usize, kind: EventKind, server_ms: Option<f64>) {
+        if self.first_chunk.is_none() && kind != EventKind::KeepAlive {
+            self.first_chunk = Some(FirstChunk { at_ms, read_index, role_only: kind == EventKind::RoleOnly });
+        }
         match &kind {
             EventKind::Content(s) => self.text.push_str(s),
             EventKind::Reasoning(s) => self.reasoning_text.push_str(s),
-            EventKind::KeepAlive => self.keepalive_comments += 1,
-            EventKind::Usage(u) => match &mut self.usage {
-                Some(old) => old.merge(u),
-                None => self.usage = Some(u.clone()),
-            },
+            EventKind::KeepAlive => {
+                self.keepalive_comments += 1;
+                return;
+            }
+            EventKind::Empty => {
+                self.empty_messages += 1;
+                return;
+            }
+            EventKind::Usage => {}
             EventKind::Finish(f) => self.finish_reason = Some(f.clone()),
             EventKind::Done => self.saw_done = true,
             EventKind::StreamError(m) => self.stream_errors.push(m.clone()),
@@ -113,7 +140,7 @@ impl Analysis {
                 self.malformed_payloads += 1;
                 self.first_malformed.get_or_insert_with(|| m.clone());
             }
-            EventKind::RoleOnly | EventKind::Empty => {}
+            EventKind::RoleOnly => {}
         }
         self.events.push(StreamEvent {
             at_ms,
@@ -126,6 +153,12 @@ impl Analysis {
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
         if self.created_unix_s.is_none() {
             self.created_unix_s = facts.created_unix_s;
+        }
+        if let Some(u) = &facts.usage {
+            match &mut self.usage {
+                Some(old) => old.merge(u),
+                None => self.usage = Some(u.clone()),
+            }
         }
         for kind in facts.kinds {
             self.emit(at_ms, read_index, kind, facts.server_ms);
@@ -522,7 +555,6 @@ mod tests {
         assert_eq!(
             kinds(&a),
             [
-                "keep_alive",
                 "role_only",
                 "content",
                 "content",
@@ -540,7 +572,7 @@ mod tests {
         assert_eq!(content, vec![(30.0, 2), (40.0, 3), (40.0, 3)]);
         assert_eq!(a.messages_per_read, vec![1, 1, 1, 2, 2]);
         assert_eq!(a.messages, 7);
-        assert_eq!(a.keepalive_comments, 1);
+        assert_eq!(a.keepalive_comments, 1, "counted, not kept as an event");
         assert!(a.saw_done);
         assert_eq!(a.finish_reason, Some(StopReason::Stop));
         assert_eq!(a.usage.as_ref().and_then(|u| u.completion_tokens), Some(3));
@@ -584,14 +616,16 @@ mod tests {
         );
         assert_eq!(a.dialect, Dialect::SseText);
         assert_eq!(a.text, "Hello world");
-        assert_eq!(kinds(&a), ["content", "content", "empty", "done"]);
+        assert_eq!(kinds(&a), ["content", "content", "done"]);
+        assert_eq!(a.empty_messages, 1, "counted, not kept as an event");
     }
 
     #[test]
     fn empty_data_in_openai_stream_is_empty_not_malformed() {
         let body = chunk("a") + "data\n\ndata:  \n\n" + &chunk("b");
         let a = run(SSE, &[(1.0, body.as_bytes())]);
-        assert_eq!(kinds(&a), ["content", "empty", "empty", "content"]);
+        assert_eq!(kinds(&a), ["content", "content"]);
+        assert_eq!(a.empty_messages, 2, "counted, not kept as an event");
         assert_eq!(a.malformed_payloads, 0);
     }
 
@@ -762,5 +796,40 @@ mod tests {
         let body = format!("data: {}\n\n", "y".repeat(70_000));
         let a = run(SSE, &[(1.0, body.as_bytes())]);
         assert_eq!(a.longest_line_bytes, 70_006);
+    }
+
+    /// Regression (issue 8): every keep-alive was kept as a ~176-byte event with a `Usage` inline.
+    #[test]
+    fn stream_event_stays_small() {
+        let size = std::mem::size_of::<StreamEvent>();
+        println!("size_of::<StreamEvent>() = {size} bytes");
+        assert!(size <= 64, "StreamEvent is {size} bytes");
+    }
+
+    /// Regression (issue 8): a 4 MB keep-alive flood before the first token grew the analysis by one
+    /// event per comment.
+    #[test]
+    fn keepalive_flood_is_counted_not_stored() {
+        let comment = b": keep-alive\n\n";
+        let n_comments = 4 * 1024 * 1024 / comment.len();
+        let flood = comment.repeat(n_comments);
+        let mut a = Analyzer::new(SSE);
+        let mut at = 0.0;
+        for read in flood.chunks(16 * 1024) {
+            at += 1.0;
+            a.push(at, read);
+        }
+        let events_after_flood = a.events().len();
+        for i in 0..20 {
+            a.push(at + 1.0 + i as f64, chunk("t").as_bytes());
+        }
+        a.push(at + 30.0, b"data: [DONE]\n\n");
+        a.finish(at + 31.0);
+        let a = a.into_analysis();
+        assert_eq!(events_after_flood, 0, "no event per comment");
+        assert_eq!(a.keepalive_comments, n_comments);
+        assert_eq!(a.content_events().count(), 20);
+        assert_eq!(a.events.len(), 21, "20 content events and [DONE], nothing per keep-alive");
+        assert_eq!(a.messages, n_comments + 21);
     }
 }

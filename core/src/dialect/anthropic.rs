@@ -83,11 +83,12 @@ fn text_kind(block: &Value) -> EventKind {
 /// Reads the facts of one Anthropic event (a parsed JSON object) whose SSE event name was `event`.
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut kinds = Vec::new();
+    let mut reported = None;
     match event_type(v, event) {
         "message_start" => {
             kinds.push(EventKind::RoleOnly);
             let u = v.pointer("/message/usage").and_then(|u| usage(u, false));
-            kinds.extend(u.map(EventKind::Usage));
+            ChunkFacts::push_usage(&mut kinds, &mut reported, u);
         }
         "content_block_start" => {
             kinds.push(v.get("content_block").map_or(EventKind::Empty, text_kind))
@@ -100,7 +101,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
                 .filter(|s| !s.is_empty());
             kinds.extend(reason.map(|r| EventKind::Finish(stop_reason::from_anthropic(r))));
             let u = v.get("usage").and_then(|u| usage(u, true));
-            kinds.extend(u.map(EventKind::Usage));
+            ChunkFacts::push_usage(&mut kinds, &mut reported, u);
         }
         "message_stop" => kinds.push(EventKind::Done),
         "ping" => kinds.push(EventKind::KeepAlive),
@@ -109,7 +110,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         )),
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None)
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
 }
 
 #[cfg(test)]
@@ -128,8 +129,9 @@ mod tests {
         let v = json!({"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[],
             "usage":{"input_tokens":25,"cache_creation_input_tokens":10,"cache_read_input_tokens":2048,"output_tokens":1}}});
         assert!(is_anthropic_event(&v, None));
-        match &kinds(v)[..] {
-            [EventKind::RoleOnly, EventKind::Usage(u)] => {
+        let f = event_facts(&v, None);
+        match (&f.kinds[..], f.usage) {
+            ([EventKind::RoleOnly, EventKind::Usage], Some(u)) => {
                 assert_eq!(u.prompt_tokens, Some(2083));
                 assert_eq!(
                     (u.cache_read_input_tokens, u.cache_creation_input_tokens),
@@ -140,7 +142,7 @@ mod tests {
                     "the start's output_tokens is a placeholder"
                 );
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
     }
 
@@ -179,12 +181,13 @@ mod tests {
     fn message_delta_stop_reason_and_output_tokens() {
         let v = json!({"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},
             "usage":{"output_tokens":64}});
-        match &kinds(v)[..] {
-            [EventKind::Finish(f), EventKind::Usage(u)] => {
+        let facts = event_facts(&v, None);
+        match (&facts.kinds[..], facts.usage) {
+            ([EventKind::Finish(f), EventKind::Usage], Some(u)) => {
                 assert_eq!(*f, StopReason::Length);
                 assert_eq!((u.completion_tokens, u.prompt_tokens), (Some(64), None));
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
         let end = json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}});
         assert_eq!(kinds(end)[0], EventKind::Finish(StopReason::Stop));

@@ -86,8 +86,9 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
             .and_then(stop_reason::from_gemini);
         kinds.extend(finish.map(EventKind::Finish));
     }
-    kinds.extend(v.get("usageMetadata").and_then(usage).map(EventKind::Usage));
-    ChunkFacts::of(kinds, v, None)
+    let mut reported = None;
+    ChunkFacts::push_usage(&mut kinds, &mut reported, v.get("usageMetadata").and_then(usage));
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
 }
 
 #[cfg(test)]
@@ -110,7 +111,7 @@ mod tests {
         let k = kinds(v);
         assert_eq!(k[0], EventKind::Reasoning("Considering".into()));
         assert_eq!(k[1], EventKind::Content("Hi there".into()));
-        assert!(matches!(k[2], EventKind::Usage(_)));
+        assert_eq!(k[2], EventKind::Usage);
     }
 
     #[test]
@@ -118,8 +119,9 @@ mod tests {
         let v = json!({"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"MAX_TOKENS"}],
             "usageMetadata":{"promptTokenCount":100,"candidatesTokenCount":20,"thoughtsTokenCount":30,
             "cachedContentTokenCount":64,"totalTokenCount":150}});
-        match &kinds(v)[..] {
-            [EventKind::Content(_), EventKind::Finish(f), EventKind::Usage(u)] => {
+        let facts = chunk_facts(&v);
+        match (&facts.kinds[..], facts.usage) {
+            ([EventKind::Content(_), EventKind::Finish(f), EventKind::Usage], Some(u)) => {
                 assert_eq!(*f, StopReason::Length);
                 assert_eq!(
                     (
@@ -132,7 +134,7 @@ mod tests {
                 );
                 assert_eq!(u.answer_tokens(), Some(20));
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
     }
 

@@ -87,8 +87,9 @@ pub enum EventKind {
     Empty,
     /// An SSE comment line, usually a keep-alive.
     KeepAlive,
-    /// Token usage reported by the server.
-    Usage(Usage),
+    /// The server reported token usage here (the counts go to [`ChunkFacts::usage`] and are merged into
+    /// the analysis once, not kept per event).
+    Usage,
     /// Why generation stopped, in OpenAI's words (see [`StopReason`]).
     Finish(StopReason),
     /// The dialect's end marker (`[DONE]`, Responses `response.completed`, Anthropic `message_stop`).
@@ -108,7 +109,7 @@ impl EventKind {
             EventKind::RoleOnly => "role_only",
             EventKind::Empty => "empty",
             EventKind::KeepAlive => "keep_alive",
-            EventKind::Usage(_) => "usage",
+            EventKind::Usage => "usage",
             EventKind::Finish(_) => "finish",
             EventKind::Done => "done",
             EventKind::StreamError(_) => "stream_error",
@@ -122,6 +123,8 @@ impl EventKind {
 pub struct ChunkFacts {
     /// What the message carried; never empty (a message with nothing in it is one [`EventKind::Empty`]).
     pub kinds: Vec<EventKind>,
+    /// The usage the message reported (its place in the stream is the [`EventKind::Usage`] in `kinds`).
+    pub usage: Option<Usage>,
     /// The top-level `server_ms` number, when present.
     pub server_ms: Option<f64>,
     /// The top-level `created` time (unix seconds), when present.
@@ -135,7 +138,21 @@ impl ChunkFacts {
         if kinds.is_empty() {
             kinds.push(EventKind::Empty);
         }
-        ChunkFacts { kinds, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
+        ChunkFacts { kinds, usage: None, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
+    }
+
+    /// Records a usage report: an [`EventKind::Usage`] at this point of `kinds`, the counts in `usage`.
+    pub fn push_usage(kinds: &mut Vec<EventKind>, usage: &mut Option<Usage>, reported: Option<Usage>) {
+        if let Some(u) = reported {
+            kinds.push(EventKind::Usage);
+            *usage = Some(u);
+        }
+    }
+
+    /// The same facts with the usage the message reported.
+    pub fn with_usage(mut self, usage: Option<Usage>) -> ChunkFacts {
+        self.usage = usage;
+        self
     }
 }
 

@@ -21,6 +21,7 @@ pub fn is_ollama_line(v: &Value) -> bool {
 /// Reads the facts of one Ollama line (a parsed JSON object).
 pub fn line_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
+    let mut reported = None;
     if let Some(msg) = error_message(v) {
         kinds.push(EventKind::StreamError(msg));
     }
@@ -50,15 +51,16 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
         let prompt = as_count(v.get("prompt_eval_count"));
         let completion = as_count(v.get("eval_count"));
         if prompt.is_some() || completion.is_some() {
-            kinds.push(EventKind::Usage(Usage {
+            let u = Usage {
                 prompt_tokens: prompt,
                 completion_tokens: completion,
                 total_tokens: prompt.zip(completion).map(|(p, c)| p + c),
                 ..Usage::default()
-            }));
+            };
+            ChunkFacts::push_usage(&mut kinds, &mut reported, Some(u));
         }
     }
-    ChunkFacts::of(kinds, v, None)
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
 }
 
 #[cfg(test)]
@@ -96,15 +98,10 @@ mod tests {
     fn done_line_carries_finish_and_usage() {
         let v = json!({"message":{"role":"assistant","content":""},"done":true,"done_reason":"length",
             "prompt_eval_count":26,"eval_count":290});
-        let k = line_facts(&v).kinds;
-        assert_eq!(k[0], EventKind::Finish(StopReason::Length));
-        match &k[1] {
-            EventKind::Usage(u) => assert_eq!(
-                (u.prompt_tokens, u.completion_tokens, u.total_tokens),
-                (Some(26), Some(290), Some(316))
-            ),
-            other => panic!("unexpected {other:?}"),
-        }
+        let facts = line_facts(&v);
+        assert_eq!(facts.kinds, vec![EventKind::Finish(StopReason::Length), EventKind::Usage]);
+        let u = facts.usage.expect("usage");
+        assert_eq!((u.prompt_tokens, u.completion_tokens, u.total_tokens), (Some(26), Some(290), Some(316)));
     }
 
     #[test]

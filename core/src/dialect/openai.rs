@@ -112,10 +112,9 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
             kinds.push(EventKind::Finish(stop_reason::from_openai(&f)));
         }
     }
-    if let Some(u) = v.get("usage").and_then(Usage::from_openai) {
-        kinds.push(EventKind::Usage(u));
-    }
-    ChunkFacts::of(kinds, v, v.get("created").and_then(Value::as_f64))
+    let mut usage = None;
+    ChunkFacts::push_usage(&mut kinds, &mut usage, v.get("usage").and_then(Usage::from_openai));
+    ChunkFacts::of(kinds, v, v.get("created").and_then(Value::as_f64)).with_usage(usage)
 }
 
 #[cfg(test)]
@@ -203,33 +202,33 @@ mod tests {
 
     #[test]
     fn usage_chunk_deepseek_style() {
-        let k = kinds(
-            json!({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,
+        let f = chunk_facts(
+            &json!({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,
             "prompt_cache_hit_tokens":8,"prompt_cache_miss_tokens":2}}),
         );
-        match &k[..] {
-            [EventKind::Usage(u)] => {
+        match (&f.kinds[..], f.usage) {
+            ([EventKind::Usage], Some(u)) => {
                 assert_eq!(
                     (u.prompt_cache_hit_tokens, u.prompt_cache_miss_tokens),
                     (Some(8), Some(2))
                 );
                 assert_eq!(u.completion_tokens, Some(5));
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
     }
 
     #[test]
     fn usage_chunk_openai_style() {
-        let k = kinds(
-            json!({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,
+        let f = chunk_facts(
+            &json!({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,
             "prompt_tokens_details":{"cached_tokens":6},"completion_tokens_details":{"reasoning_tokens":2}}}),
         );
-        match &k[..] {
-            [EventKind::Usage(u)] => {
+        match (&f.kinds[..], f.usage) {
+            ([EventKind::Usage], Some(u)) => {
                 assert_eq!((u.cached_tokens, u.reasoning_tokens), (Some(6), Some(2)))
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
     }
 

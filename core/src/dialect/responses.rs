@@ -64,12 +64,8 @@ fn delta(v: &Value, make: fn(String) -> EventKind) -> EventKind {
 /// Reads the facts of one Responses event (a parsed JSON object) whose SSE event name was `event`.
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let response = v.get("response");
-    let usage_kind = || {
-        response
-            .and_then(|r| r.get("usage"))
-            .and_then(usage)
-            .map(EventKind::Usage)
-    };
+    let reported = response.and_then(|r| r.get("usage")).and_then(usage);
+    let usage_kind = || reported.as_ref().map(|_| EventKind::Usage);
     let kinds: Vec<EventKind> = match event_type(v, event) {
         "response.output_text.delta" | "response.refusal.delta" => {
             vec![delta(v, EventKind::Content)]
@@ -109,7 +105,9 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         )],
         _ => vec![EventKind::Empty],
     };
+    let ends = kinds.contains(&EventKind::Usage);
     ChunkFacts::of(kinds, v, response.and_then(|r| r.get("created_at")).and_then(Value::as_f64))
+        .with_usage(reported.filter(|_| ends))
 }
 
 #[cfg(test)]
@@ -164,8 +162,8 @@ mod tests {
             "output_tokens":300,"output_tokens_details":{"reasoning_tokens":100},"total_tokens":2306}}});
         let facts = event_facts(&v, None);
         assert_eq!(facts.created_unix_s, Some(1_741_290_958.0));
-        match &facts.kinds[..] {
-            [EventKind::Finish(f), EventKind::Usage(u), EventKind::Done] => {
+        match (&facts.kinds[..], facts.usage) {
+            ([EventKind::Finish(f), EventKind::Usage, EventKind::Done], Some(u)) => {
                 assert_eq!(*f, StopReason::Stop);
                 assert_eq!(
                     (
@@ -177,7 +175,7 @@ mod tests {
                     (Some(2006), Some(1920), Some(300), Some(100))
                 );
             }
-            other => panic!("unexpected {other:?}"),
+            (other, _) => panic!("unexpected {other:?}"),
         }
     }
 

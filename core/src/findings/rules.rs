@@ -10,7 +10,7 @@
 use serde_json::json;
 
 use super::{Finding, FindingCode, RunFacts, Severity};
-use crate::dialect::{stop_reason, Dialect, EventKind, StopReason};
+use crate::dialect::{stop_reason, Dialect, StopReason};
 use crate::text::{ms, ms_or, plural};
 use crate::trace::{TimeoutKind, TraceEnd};
 use crate::wire::Framing;
@@ -485,9 +485,9 @@ pub fn keepalive_comments(run: &RunFacts) -> Option<Finding> {
 /// token (arriving together, held by a proxy say, it did not split TTFB from TTFT).
 pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
     let (analysis, metrics) = (run.analysis, run.metrics);
-    let first = analysis.events.iter().find(|e| !matches!(e.kind, EventKind::KeepAlive))?;
+    let first = analysis.first_chunk?;
     let first_token_read = analysis.content_events().next().map(|e| e.read_index);
-    if first.kind != EventKind::RoleOnly || Some(first.read_index) == first_token_read {
+    if !first.role_only || Some(first.read_index) == first_token_read {
         return None;
     }
     Some(
