@@ -44,12 +44,14 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
             .map(|(at_ms, b)| ReadChunk {
                 at_ms,
                 bytes: b.to_vec(),
+                elided_bytes: 0,
             })
             .collect(),
         end: Some(end),
         connection: None,
         started_unix_ms: None,
         probes: Default::default(),
+        ..Trace::default()
     }
 }
 

@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Promise, Reflect, Uint8Array};
-use streamscope_core::trace::{ReadChunk, TimeoutKind, Trace, TraceEnd};
+use streamscope_core::trace::{TimeoutKind, Trace, TraceEnd};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
 
@@ -123,7 +123,7 @@ async fn measure(spec: &RunSpec, trace: &SharedTrace, handle: &RunHandle) -> Tra
                 let value = Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
                 let bytes = Uint8Array::new(&value).to_vec();
                 if !bytes.is_empty() {
-                    trace.borrow_mut().reads.push(ReadChunk { at_ms, bytes });
+                    trace.borrow_mut().push_read(at_ms, bytes);
                     last_read_ms = Some(at_ms);
                 }
             }

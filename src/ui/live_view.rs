@@ -95,7 +95,7 @@ pub fn live_view(trace: &Trace, analyzer: &Analyzer, elapsed_ms: f64) -> LiveVie
         elapsed_ms: trace.end.as_ref().map_or(elapsed_ms, |e| e.at_ms()),
         headers_ms: trace.headers_ms,
         status: trace.status,
-        reads: trace.reads.iter().map(|r| (r.at_ms, r.bytes.len())).collect(),
+        reads: trace.reads.iter().map(|r| (r.at_ms, r.len_bytes())).collect(),
         content_at_ms,
         text_len_after,
         reasoning_at_ms,

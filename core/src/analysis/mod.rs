@@ -60,6 +60,10 @@ pub struct Analysis {
     pub dialect: Dialect,
     /// How many reads were pushed.
     pub reads: usize,
+    /// How many body bytes were pushed (fewer than the trace's length when a capped trace is analysed
+    /// again: its elided reads arrive empty).
+    #[serde(default)]
+    pub bytes: usize,
     /// Wire messages: SSE events and comments, non-blank JSON lines, raw text chunks.
     pub messages: usize,
     /// Wire messages completed by each read (index = read index).
@@ -310,6 +314,7 @@ impl Analyzer {
         }
         let read_index = self.out.reads;
         self.out.reads += 1;
+        self.out.bytes += bytes.len();
         self.out.messages_per_read.push(0);
         self.last_read = Some((at_ms, read_index));
         if matches!(self.decoder, Decoder::Undecided) {

@@ -11,7 +11,7 @@
 //! [`path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
 //! `slow_first_token`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`, `malformed_json`,
 //! `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`, `keepalive_comments`,
-//! `role_only_first_chunk`). Findings are ordered by severity (errors first), then in that order.
+//! `role_only_first_chunk`, `trace_capped`). Findings are ordered by severity (errors first), then in that order.
 //!
 //! Depends on [`crate::verdict`], [`crate::measure`], [`crate::analysis`] and below.
 
@@ -582,6 +582,7 @@ mod tests {
         t.reads.push(ReadChunk {
             at_ms: 150.0,
             bytes: b"data: {\"error\":{\"message\":\"overloaded\"}}\n\n".to_vec(),
+            elided_bytes: 0,
         });
         let m = find(&t, FindingCode::MalformedJson);
         assert_eq!(m.evidence["count"], 1);
@@ -721,5 +722,46 @@ mod tests {
         let f = findings(&t);
         assert_eq!(f[0].code, FindingCode::HttpError);
         assert!(f.windows(2).all(|w| w[0].severity >= w[1].severity));
+    }
+
+    /// A trace whose last two reads were kept only as lengths, and the analysis the page made live.
+    fn capped() -> (Trace, Analysis) {
+        let reads: Vec<String> = (0..6).map(|i| content(&format!("t{i}"))).chain([done()]).collect();
+        let mut live = crate::analysis::Analyzer::new(Some("text/event-stream"));
+        let mut t = sse(vec![], complete(400.0));
+        for (i, r) in reads.iter().enumerate() {
+            let at = 100.0 + 20.0 * i as f64;
+            live.push(at, r.as_bytes());
+            t.reads.push(if i < 5 {
+                ReadChunk::new(at, r.clone().into_bytes())
+            } else {
+                ReadChunk { at_ms: at, bytes: Vec::new(), elided_bytes: r.len() }
+            });
+        }
+        live.finish(400.0);
+        (t, live.into_analysis())
+    }
+
+    /// Regression (issue 8): a capped trace must say so, and say whether its figures are complete.
+    #[test]
+    fn trace_capped_live_analysis_saw_everything() {
+        let (t, a) = capped();
+        let m = Metrics::derive(&t, &a);
+        let v = classify(&t, &a, &m);
+        let f = diagnose(&t, &a, &m, v).into_iter().find(|f| f.code == FindingCode::TraceCapped).expect("trace_capped");
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!((f.evidence["elided_reads"].as_u64(), f.evidence["reanalysed"].as_bool()), (Some(2), Some(false)));
+        assert!(f.detail.contains("saw every byte"), "{}", f.detail);
+        assert_eq!(m.content_events, 6, "the live analysis counted the events past the cap");
+        assert_eq!(m.bytes, t.body_bytes());
+    }
+
+    #[test]
+    fn trace_capped_reanalysed_import_says_figures_come_from_timing_only() {
+        let (t, _) = capped();
+        let f = find(&t, FindingCode::TraceCapped);
+        assert_eq!(f.evidence["reanalysed"], true);
+        assert!(f.detail.contains("from the reads' times and lengths only"), "{}", f.detail);
+        assert!(!codes(&sse(vec![(1.0, content("a"))], complete(2.0))).contains(&FindingCode::TraceCapped));
     }
 }

@@ -5,14 +5,15 @@
 //!   `timeout_headers` / `timeout_first_byte` / `stall` / `timeout_total`, `cancelled`;
 //! - what arrived: `no_content`, `stream_error`, then (after the path findings) `truncated`,
 //!   `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line` (over [`LONG_LINE_BYTES`]), `not_sse` /
-//!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`.
+//!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
+//!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]).
 
 use serde_json::json;
 
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::dialect::{stop_reason, Dialect, StopReason};
 use crate::text::{ms, ms_or, plural};
-use crate::trace::{TimeoutKind, TraceEnd};
+use crate::trace::{ReadChunk, TimeoutKind, TraceEnd, TRACE_BYTES_CAP};
 use crate::wire::Framing;
 
 /// A rule: the finding it makes about a run, if any.
@@ -22,7 +23,7 @@ pub type Rule = fn(&RunFacts) -> Option<Finding>;
 pub const END_RULES: [Rule; 5] = [network_error, timeout, cancelled, no_content, stream_error];
 
 /// The rules about the stream itself, in report order (after the path findings).
-pub const STREAM_RULES: [Rule; 10] = [
+pub const STREAM_RULES: [Rule; 11] = [
     truncated,
     max_tokens,
     malformed_json,
@@ -33,6 +34,7 @@ pub const STREAM_RULES: [Rule; 10] = [
     framing,
     keepalive_comments,
     role_only_first_chunk,
+    trace_capped,
 ];
 
 /// Said by every time-out and cancel finding: what arrived before is not thrown away.
@@ -502,5 +504,43 @@ pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
             ),
         )
         .evidence(json!({"at_ms": first.at_ms, "ttft_ms": metrics.ttft_ms})),
+    )
+}
+
+/// `trace_capped`: the trace kept some reads only as times and lengths (over [`TRACE_BYTES_CAP`]).
+pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
+    let trace = run.trace;
+    let elided: Vec<&ReadChunk> = trace.reads.iter().filter(|r| r.elided_bytes > 0).collect();
+    if elided.is_empty() {
+        return None;
+    }
+    let reads = elided.len();
+    let bytes: usize = elided.iter().map(|r| r.elided_bytes).sum();
+    let kept = trace.kept_bytes();
+    let reanalysed = run.analysis.bytes < trace.body_bytes();
+    let how = if reanalysed {
+        "This report was computed again from the stored trace (an import): the figures after the cap \
+         come from the reads' times and lengths only; the text, events and tokens in those reads are missing \
+         from it."
+    } else {
+        "The analysis itself saw every byte as it arrived (the page analyses each read before the trace \
+         drops its bytes), so every figure here is complete; only the raw view and the export lack those bytes."
+    };
+    Some(
+        Finding::new(
+            FindingCode::TraceCapped,
+            Severity::Info,
+            "The raw trace kept only totals after its cap",
+            format!(
+                "The trace keeps the bytes of its reads up to {} ({}); after that, {} ({}) were kept only \
+                 as their times and lengths. {how}",
+                crate::text::bytes(TRACE_BYTES_CAP as f64),
+                plural(kept, "byte kept", "bytes kept"),
+                plural(reads, "read", "reads"),
+                plural(bytes, "byte", "bytes"),
+            ),
+        )
+        .evidence(json!({"cap_bytes": TRACE_BYTES_CAP, "kept_bytes": kept, "elided_reads": reads,
+            "elided_bytes": bytes, "reanalysed": reanalysed})),
     )
 }

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Analysis;
 use crate::wire::Framing;
 use crate::stats::{median, Percentiles};
-use crate::trace::Trace;
+use crate::trace::{ReadChunk, Trace};
 
 /// Reads that start within this many ms of a delivery's first read belong to that delivery.
 pub const JOIN_MS: f64 = 2.0;
@@ -161,7 +161,7 @@ pub fn hold_times_ms(analysis: &Analysis) -> Vec<f64> {
 
 /// How the reads' sizes cluster at a buffer size and at a common size.
 pub fn read_sizes(trace: &Trace, framing: Option<Framing>) -> ReadSizes {
-    let lens: Vec<usize> = trace.reads.iter().map(|r| r.bytes.len()).collect();
+    let lens: Vec<usize> = trace.reads.iter().map(ReadChunk::len_bytes).collect();
     let mut out = ReadSizes::default();
     for size in BUFFER_SIZES_BYTES {
         let n = lens.iter().filter(|&&l| near(l, size)).count();
@@ -174,9 +174,11 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>) -> ReadSizes {
     let mut cut: Vec<usize> = trace
         .reads
         .iter()
-        .filter(|r| r.bytes.len() >= COMMON_SIZE_MIN_BYTES)
-        .filter(|r| raw || !matches!(r.bytes.last(), Some(b'\n' | b'\r')))
-        .map(|r| r.bytes.len())
+        .filter(|r| r.len_bytes() >= COMMON_SIZE_MIN_BYTES)
+        // A read kept only as its length (over the trace cap) has no last byte to look at: it counts
+        // for raw text only.
+        .filter(|r| raw || (r.elided_bytes == 0 && !matches!(r.bytes.last(), Some(b'\n' | b'\r'))))
+        .map(ReadChunk::len_bytes)
         .collect();
     cut.sort_unstable();
     for &size in &cut {
@@ -211,7 +213,7 @@ impl DeliveryStats {
                     g.reads += 1;
                     g.events += content_per_read[i];
                     g.messages += messages_of(i);
-                    g.bytes += read.bytes.len();
+                    g.bytes += read.len_bytes();
                 }
                 last => {
                     let since = last.map_or(trace.headers_ms.unwrap_or(0.0), |g| g.end_ms);
@@ -221,7 +223,7 @@ impl DeliveryStats {
                         reads: 1,
                         events: content_per_read[i],
                         messages: messages_of(i),
-                        bytes: read.bytes.len(),
+                        bytes: read.len_bytes(),
                         gap_before_ms: (read.at_ms - since).max(0.0),
                     });
                 }
@@ -415,6 +417,7 @@ mod tests {
             t.reads.push(ReadChunk {
                 at_ms: i as f64 * 100.0,
                 bytes,
+                elided_bytes: 0,
             });
         }
         let s = read_sizes(&t, Some(Framing::Sse));

@@ -142,11 +142,13 @@ mod tests {
             .map(|i| ReadChunk {
                 at_ms: 200.0 + 25.0 * i as f64,
                 bytes: content("tok").into_bytes(),
+                elided_bytes: 0,
             })
             .collect();
         reads.push(ReadChunk {
             at_ms: 500.0,
             bytes: b"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":10,\"prompt_cache_hit_tokens\":15,\"prompt_cache_miss_tokens\":5}}\n\ndata: [DONE]\n\n".to_vec(),
+            elided_bytes: 0,
         });
         Trace {
             request: RequestSummary {
@@ -164,6 +166,7 @@ mod tests {
             connection: None,
             started_unix_ms: None,
             probes: Default::default(),
+            ..Trace::default()
         }
     }
 
