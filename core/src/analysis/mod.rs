@@ -449,6 +449,17 @@ impl Analyzer {
         self.out.longest_line_bytes = longest;
     }
 
+    /// Bytes held but not yet parsed: reads waiting for the framing decision plus the line still being
+    /// received (both bounded: see [`crate::wire::framing`] and [`crate::wire::lines::MAX_LINE_BYTES`]).
+    pub fn pending_bytes(&self) -> usize {
+        let held: usize = self.held.iter().map(|h| h.bytes.len()).sum();
+        held + match &self.decoder {
+            Decoder::Undecided | Decoder::Raw(_) => 0,
+            Decoder::Sse(p) => p.pending_len_bytes(),
+            Decoder::Ndjson { lines, .. } => lines.pending_len_bytes(),
+        }
+    }
+
     /// Everything extracted so far.
     pub fn analysis(&self) -> &Analysis {
         &self.out
@@ -836,5 +847,24 @@ mod tests {
         assert_eq!(a.content_events().count(), 20);
         assert_eq!(a.events.len(), 21, "20 content events and [DONE], nothing per keep-alive");
         assert_eq!(a.messages, n_comments + 21);
+    }
+
+    /// Regression (issue 8): a 1 MB unterminated line grew the line buffer without limit; it must end
+    /// as long_line with bounded memory and its true length.
+    #[test]
+    fn a_1_mb_unterminated_line_ends_as_long_line_with_bounded_memory() {
+        let mut body = b"data: {\"choices\":[{\"delta\":{\"content\":\"".to_vec();
+        body.extend(std::iter::repeat_n(b'x', 1_000_000));
+        let mut a = Analyzer::new(SSE);
+        for (i, read) in body.chunks(16 * 1024).enumerate() {
+            a.push(i as f64, read);
+            assert!(a.pending_bytes() <= crate::wire::lines::MAX_LINE_BYTES + 16 * 1024, "{}", a.pending_bytes());
+        }
+        a.finish(100.0);
+        let analysis = a.into_analysis();
+        assert_eq!(analysis.longest_line_bytes, body.len());
+        let t = Trace::from_reads(200, "text/event-stream", 0.0, vec![(1.0, body.clone())], TraceEnd::Complete { at_ms: 2.0 });
+        let report = crate::report::Report::from_analysis(&t, &analysis);
+        assert!(report.has_finding(crate::findings::FindingCode::LongLine));
     }
 }

@@ -151,6 +151,11 @@ impl SseParser {
         self.lines.longest_line_bytes()
     }
 
+    /// Bytes held for the line still being received (at most [`super::lines::MAX_LINE_BYTES`]).
+    pub fn pending_len_bytes(&self) -> usize {
+        self.lines.pending_len_bytes()
+    }
+
     /// How many invalid UTF-8 sequences were replaced with U+FFFD so far.
     pub fn replaced_utf8_sequences(&self) -> usize {
         self.state.replaced_utf8
@@ -378,7 +383,8 @@ mod tests {
         }
         assert_eq!(items.len(), 1);
         match &items[0] {
-            SseItem::Event { data, .. } => assert_eq!(data.len(), 1 << 20),
+            // The line is kept up to MAX_LINE_BYTES (its "data: " prefix included), the rest counted.
+            SseItem::Event { data, .. } => assert_eq!(data.len(), super::super::lines::MAX_LINE_BYTES - 6),
             other => panic!("unexpected {other:?}"),
         }
         assert_eq!(p.longest_line_bytes(), (1 << 20) + 6);
