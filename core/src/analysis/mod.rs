@@ -867,4 +867,19 @@ mod tests {
         let report = crate::report::Report::from_analysis(&t, &analysis);
         assert!(report.has_finding(crate::findings::FindingCode::LongLine));
     }
+
+    /// Regression (issue 8): a long blank prefix kept every read held back (framing never decided).
+    #[test]
+    fn ten_mb_blank_prefix_decides_and_holds_little() {
+        let mut a = Analyzer::new(SSE);
+        let read = [b'\n'; 1024];
+        for i in 0..10 * 1024 {
+            a.push(i as f64, &read);
+            assert!(a.pending_bytes() <= crate::wire::framing::BLANK_PREFIX_MAX_BYTES + 1024);
+        }
+        assert_eq!(a.framing(), Some(Framing::Sse));
+        a.push(20_000.0, chunk("hi").as_bytes());
+        a.finish(20_001.0);
+        assert_eq!(a.text(), "hi");
+    }
 }
