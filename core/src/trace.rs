@@ -2,14 +2,55 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How many body bytes a trace keeps in full: 16 MiB. Past it, [`Trace::push_read`] keeps each read's
+/// time and length but not its bytes, so a trace (and an export) stays bounded whatever the stream's
+/// length. 16 MiB holds every byte of any ordinary answer many times over (100,000 SSE events of ~150
+/// bytes is ~15 MB) and is still a size a browser tab and an export file carry easily. The analysis is
+/// not capped: the page analyses each read as it arrives, before the trace drops its bytes.
+pub const TRACE_BYTES_CAP: usize = 16 * 1024 * 1024;
+
 /// One `reader.read()` that resolved with data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ReadChunk {
     /// When the read resolved, ms since `fetch()` was called.
     pub at_ms: f64,
-    /// The bytes the read delivered (after any content decoding the browser did).
+    /// The bytes the read delivered (after any content decoding the browser did), unless the trace was
+    /// over [`TRACE_BYTES_CAP`]: then empty, and the length is in `elided_bytes`.
     #[serde(with = "bytes_as_base64ish")]
     pub bytes: Vec<u8>,
+    /// Bytes the read delivered that the trace did not keep (over [`TRACE_BYTES_CAP`]); 0 normally.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub elided_bytes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl ReadChunk {
+    /// A read that kept all its bytes.
+    pub fn new(at_ms: f64, bytes: Vec<u8>) -> ReadChunk {
+        ReadChunk { at_ms, bytes, elided_bytes: 0 }
+    }
+
+    /// How many bytes the read delivered, kept or not: read lengths are always read through this.
+    pub fn len_bytes(&self) -> usize {
+        self.bytes.len() + self.elided_bytes
+    }
+}
+
+/// The running total of bytes kept, so [`Trace::push_read`] does not re-sum every read: a cache, not a
+/// fact (never serialised, ignored by `==`), recomputed when `reads` changed behind its back.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeptBytes {
+    reads: usize,
+    bytes: usize,
+}
+
+impl PartialEq for KeptBytes {
+    fn eq(&self, _other: &KeptBytes) -> bool {
+        true
+    }
 }
 
 /// Which time-out ended a run.
@@ -148,6 +189,9 @@ pub struct Trace {
     /// Where the reader loop ran, when the net layer says.
     #[serde(default)]
     pub measured_in: Option<MeasuredIn>,
+    /// Bytes kept in `reads` so far (see [`KeptBytes`]).
+    #[serde(skip)]
+    pub kept_bytes_cache: KeptBytes,
 }
 
 impl Trace {
@@ -172,15 +216,48 @@ impl Trace {
             headers_ms: Some(headers_ms),
             status: Some(status),
             headers: vec![("content-type".into(), content_type.into())],
-            reads: reads.into_iter().map(|(at_ms, b)| ReadChunk { at_ms, bytes: b.into() }).collect(),
+            reads: reads.into_iter().map(|(at_ms, b)| ReadChunk::new(at_ms, b.into())).collect(),
             end: Some(end),
             ..Trace::default()
         }
     }
 
-    /// Total body bytes received.
+    /// Total body bytes received (kept or not).
     pub fn body_bytes(&self) -> usize {
+        self.reads.iter().map(ReadChunk::len_bytes).sum()
+    }
+
+    /// Body bytes the trace kept (at most [`TRACE_BYTES_CAP`] when reads were appended with
+    /// [`Trace::push_read`]).
+    pub fn kept_bytes(&self) -> usize {
         self.reads.iter().map(|r| r.bytes.len()).sum()
+    }
+
+    /// Whether some reads were kept only as their time and length.
+    pub fn is_capped(&self) -> bool {
+        self.reads.iter().any(|r| r.elided_bytes > 0)
+    }
+
+    /// Appends one read: THE way the net layer records reads. The read's bytes are kept while the trace
+    /// holds at most [`TRACE_BYTES_CAP`] bytes; the first read that would pass the cap, and every read
+    /// after it, keeps only its time and length (`elided_bytes`). Amortised O(1) per read.
+    pub fn push_read(&mut self, at_ms: f64, bytes: Vec<u8>) {
+        let cache = &mut self.kept_bytes_cache;
+        if cache.reads != self.reads.len() {
+            *cache = KeptBytes {
+                reads: self.reads.len(),
+                bytes: self.reads.iter().map(|r| r.bytes.len()).sum(),
+            };
+        }
+        let capped = self.reads.last().is_some_and(|r| r.elided_bytes > 0);
+        let read = if capped || cache.bytes + bytes.len() > TRACE_BYTES_CAP {
+            ReadChunk { at_ms, bytes: Vec::new(), elided_bytes: bytes.len() }
+        } else {
+            cache.bytes += bytes.len();
+            ReadChunk::new(at_ms, bytes)
+        };
+        cache.reads += 1;
+        self.reads.push(read);
     }
 }
 
@@ -225,5 +302,46 @@ mod bytes_as_base64ish {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 8): every read's bytes were kept, so a long stream's trace grew without bound.
+    #[test]
+    fn push_read_keeps_bytes_up_to_the_cap_then_only_lengths() {
+        let mut t = Trace::default();
+        let mib = vec![b'x'; 1024 * 1024];
+        for i in 0..20 {
+            t.push_read(i as f64, mib.clone());
+        }
+        t.push_read(20.0, b"tail".to_vec());
+        assert_eq!(t.kept_bytes(), TRACE_BYTES_CAP);
+        assert_eq!(t.body_bytes(), 20 * 1024 * 1024 + 4);
+        assert!(t.is_capped());
+        assert_eq!(t.reads[16].bytes.len(), 0);
+        assert_eq!(t.reads[16].len_bytes(), 1024 * 1024);
+        assert_eq!((t.reads[20].elided_bytes, t.reads[20].at_ms), (4, 20.0), "sticky once capped");
+    }
+
+    #[test]
+    fn capped_reads_round_trip_and_uncapped_reads_serialise_as_before() {
+        let mut t = Trace::default();
+        t.push_read(1.0, b"data: a\n\n".to_vec());
+        let json = serde_json::to_value(&t).unwrap();
+        assert!(json["reads"][0].get("elided_bytes").is_none());
+        t.reads.push(ReadChunk { at_ms: 2.0, bytes: Vec::new(), elided_bytes: 99 });
+        let back: Trace = serde_json::from_value(serde_json::to_value(&t).unwrap()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.body_bytes(), 9 + 99);
+    }
+
+    #[test]
+    fn push_read_after_direct_pushes_recounts_once() {
+        let mut t = Trace::from_reads(200, "text/plain", 1.0, vec![(2.0, vec![b'a'; 10])], TraceEnd::Complete { at_ms: 3.0 });
+        t.push_read(4.0, vec![b'b'; 5]);
+        assert_eq!((t.kept_bytes(), t.body_bytes()), (15, 15));
     }
 }

@@ -7,7 +7,7 @@
 //!   time, and they came packed into the final read(s), at least 2 content events per read that carried
 //!   content (everything came at once at the end: a genuinely streamed short answer after a long wait
 //!   arrives one token per read and stays `streaming`);
-//! - `buffered` when content was held and released in bursts (see [`crate::delivery`] for deliveries,
+//! - `buffered` when content was held and released in bursts (see [`crate::measure::delivery`] for deliveries,
 //!   bursts, gaps, read sizes and hold times): at least [`BUFFERED_MIN_CONTENT_EVENTS`] (6) content
 //!   events and at least [`BUFFERED_MIN_BURSTS`] (2) bursts, plus one of these signals (raw text: see
 //!   the last one):
@@ -36,10 +36,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyzer::Analysis;
-use crate::delivery::DeliveryStats;
-use crate::framing::Framing;
-use crate::metrics::Metrics;
+use crate::analysis::Analysis;
+use crate::measure::DeliveryStats;
+use crate::wire::Framing;
+use crate::measure::Metrics;
 use crate::trace::{Trace, TraceEnd};
 
 /// The verdict of one run.
@@ -199,7 +199,7 @@ pub fn classify_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyzer::analyze;
+    use crate::analysis::analyze;
     use crate::trace::TimeoutKind;
 
     fn content(text: &str) -> String {

@@ -1,9 +1,10 @@
 //! Repeated runs and A/B comparisons: medians, spreads, verdict counts, cache over runs, the order of
 //! runs and the sentence that explains the difference.
 
-use streamscope_core::compare::{schedule, sentence, Comparison, Deltas, Side, Subject};
+use streamscope_core::{FindingCode};
+use streamscope_core::report::compare::{schedule, sentence, Comparison, Deltas, Side, Subject};
 use streamscope_core::report::Report;
-use streamscope_core::runs::{RunsSummary, Spread};
+use streamscope_core::report::runs::{RunsSummary, Spread};
 use streamscope_core::trace::{Trace, TraceEnd};
 use streamscope_core::verdict::Verdict;
 
@@ -58,7 +59,7 @@ fn summary_takes_medians_and_counts_verdicts() {
 fn verdict_tie_goes_to_the_worse_one_and_findings_count_runs() {
     let s = RunsSummary::of(vec![run(300.0, 20.0, 5, 0), failed_run()]);
     assert_eq!(s.verdict, Verdict::Failed);
-    let http = s.findings.iter().find(|f| f.code == "http_error").expect("http_error kept");
+    let http = s.findings.iter().find(|f| f.code == FindingCode::HttpError).expect("http_error kept");
     assert_eq!(http.evidence["seen_in_runs"], 1);
     assert_eq!(s.ttft_ms, Some(300.0), "medians over the runs that have a value");
 }
@@ -114,7 +115,7 @@ fn summary_round_trips_through_json() {
 
 #[test]
 fn campaign_report_has_the_contract_shape_for_each_case() {
-    use streamscope_core::campaign::{CampaignReport, CompareSetup};
+    use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
     let single = CampaignReport::from_runs(vec![(Side::A, run(300.0, 20.0, 5, 0))], None);
     let v = serde_json::to_value(&single).unwrap();
     assert_eq!(v["verdict"], "streaming");
@@ -150,9 +151,9 @@ fn campaign_report_has_the_contract_shape_for_each_case() {
 
 #[test]
 fn export_round_trips_and_import_explains_bad_input() {
-    use streamscope_core::campaign::CampaignReport;
-    use streamscope_core::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
-    use streamscope_core::page_config::PageConfig;
+    use streamscope_core::report::campaign::CampaignReport;
+    use streamscope_core::report::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
+    use streamscope_core::config::page_config::PageConfig;
 
     let report = run(300.0, 20.0, 5, 0);
     let trace = Trace::from_reads(200, "text/event-stream", 4.0, vec![(5.0, "data: {}\n\n")], TraceEnd::Complete { at_ms: 6.0 });

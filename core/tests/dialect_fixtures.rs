@@ -3,8 +3,9 @@
 //! is `truncated`, one stopped by the token limit is `max_tokens`. (That each fixture parses the same
 //! however it is split is checked in `split_fixtures.rs`.)
 
-use streamscope_core::analyzer::analyze;
-use streamscope_core::metrics::{CacheSource, TokenCountSource};
+use streamscope_core::{FindingCode, StopReason};
+use streamscope_core::analysis::analyze;
+use streamscope_core::measure::{CacheSource, TokenCountSource};
 use streamscope_core::{Dialect, EventKind, Report, Trace, TraceEnd, Verdict};
 
 const RESPONSES: &str = include_str!("fixtures/openai_responses.sse");
@@ -78,7 +79,7 @@ fn openai_responses_fixture() {
         (cache.hit_tokens, cache.miss_tokens, cache.source),
         (1152, 168, CacheSource::OpenaiResponses)
     );
-    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(r.finish_reason, Some(StopReason::Stop));
     assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
     assert!(codes(&r).contains(&"role_only_first_chunk"));
     assert!(!codes(&r).contains(&"truncated"), "{:?}", codes(&r));
@@ -106,10 +107,10 @@ fn openai_responses_cut_off_and_incomplete() {
             "\"incomplete_details\":{\"reason\":\"max_output_tokens\"},\"model\":\"o4-mini-2025-04-16\",\"output\":[],\"usage\":{",
         );
     let r = report(SSE, &messages(&incomplete, "\n\n"));
-    assert_eq!(r.finish_reason.as_deref(), Some("length"));
+    assert_eq!(r.finish_reason, Some(StopReason::Length));
     assert!(codes(&r).contains(&"max_tokens"), "{:?}", codes(&r));
     assert!(!codes(&r).contains(&"truncated"));
-    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).unwrap();
     assert!(f.fix.as_deref().unwrap().contains("max_output_tokens"));
 }
 
@@ -146,7 +147,7 @@ fn anthropic_fixture() {
         (cache.hit_tokens, cache.miss_tokens, cache.source),
         (1843, 21, CacheSource::Anthropic)
     );
-    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(r.finish_reason, Some(StopReason::Stop));
     for code in ["keepalive_comments", "role_only_first_chunk"] {
         assert!(codes(&r).contains(&code), "missing {code}");
     }
@@ -167,8 +168,8 @@ fn anthropic_cut_off_and_max_tokens() {
         "\"stop_reason\":\"max_tokens\"",
     );
     let r = report(SSE, &messages(&limited, "\n\n"));
-    assert_eq!(r.finish_reason.as_deref(), Some("length"));
-    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert_eq!(r.finish_reason, Some(StopReason::Length));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).unwrap();
     assert!(f.detail.contains("stop_reason: max_tokens"));
 }
 
@@ -182,7 +183,7 @@ fn anthropic_error_event_is_a_stream_error() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "stream_error")
+        .find(|f| f.code == FindingCode::StreamError)
         .unwrap();
     assert!(f.detail.contains("Overloaded"), "{}", f.detail);
 }
@@ -216,7 +217,7 @@ fn gemini_fixture() {
         (cache.hit_tokens, cache.miss_tokens, cache.source),
         (1024, 186, CacheSource::Gemini)
     );
-    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(r.finish_reason, Some(StopReason::Stop));
     assert!(!codes(&r).contains(&"truncated"));
 
     let cut = report(SSE, &parts[..3]);
@@ -226,7 +227,7 @@ fn gemini_fixture() {
         "\"finishReason\":\"MAX_TOKENS\"",
     );
     let r = report(SSE, &messages(&limited, "\r\n\r\n"));
-    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).unwrap();
     assert!(f.fix.as_deref().unwrap().contains("maxOutputTokens"));
 }
 
@@ -246,8 +247,8 @@ fn ollama_generate_fixture() {
     );
     assert_eq!(r.usage.as_ref().unwrap().prompt_tokens, Some(18));
     assert_eq!(r.cache, None, "Ollama reports no cache figures");
-    assert_eq!(r.finish_reason.as_deref(), Some("length"));
-    let f = r.findings.iter().find(|f| f.code == "max_tokens").unwrap();
+    assert_eq!(r.finish_reason, Some(StopReason::Length));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).unwrap();
     assert!(f.fix.as_deref().unwrap().contains("num_predict"));
 
     let cut = report(NDJSON, &parts[..parts.len() - 1]);

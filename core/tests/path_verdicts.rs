@@ -7,6 +7,8 @@
 //! lab's `server_ms` when asked), then a delivery model (direct, a browser that is busy between reads,
 //! TCP splits, a fixed-size buffer, periodic releases) turns them into the reads the page would record.
 
+use streamscope_core::verdict::BufferedSignal;
+use streamscope_core::FindingCode;
 use streamscope_core::{Report, Trace, TraceEnd, Verdict};
 
 /// A small deterministic PRNG (xorshift64*), so every case is reproducible.
@@ -234,29 +236,24 @@ fn report(t: &Trace) -> Report {
 fn assert_streaming(t: &Trace, case: &str) -> Report {
     let r = report(t);
     assert_eq!(r.verdict, Verdict::Streaming, "{case}: {:#?}", r.delivery);
-    assert!(!r.has_finding("bursts"), "{case}");
+    assert!(!r.has_finding(FindingCode::Bursts), "{case}");
     r
 }
 
 fn assert_buffered(t: &Trace, case: &str) -> Report {
     let r = report(t);
     assert_eq!(r.verdict, Verdict::Buffered, "{case}: {:#?}", r.delivery);
-    assert!(r.has_finding("bursts"), "{case}");
+    assert!(r.has_finding(FindingCode::Bursts), "{case}");
     r
 }
 
-fn signals(r: &Report) -> Vec<String> {
+fn signals(r: &Report) -> Vec<BufferedSignal> {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "bursts")
+        .find(|f| f.code == FindingCode::Bursts)
         .expect("bursts finding");
-    f.evidence["signals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect()
+    serde_json::from_value(f.evidence["signals"].clone()).expect("signals")
 }
 
 // ---- healthy streams: never buffered ----
@@ -348,11 +345,11 @@ fn cold_first_request_is_streaming_with_a_slow_first_token() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "slow_first_token")
+        .find(|f| f.code == FindingCode::SlowFirstToken)
         .unwrap();
     assert_eq!(f.evidence["ttft_ms"], 2003.0);
     assert!(f.detail.contains("2.00 s"), "{}", f.detail);
-    assert!(!r.has_finding("headers_held"), "headers came at once");
+    assert!(!r.has_finding(FindingCode::HeadersHeld), "headers came at once");
 }
 
 #[test]
@@ -363,7 +360,7 @@ fn cold_start_whose_server_sends_headers_with_the_first_token_stays_streaming() 
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "headers_held")
+        .find(|f| f.code == FindingCode::HeadersHeld)
         .expect("headers_held");
     assert_eq!(f.severity, streamscope_core::Severity::Info);
 }
@@ -448,10 +445,10 @@ fn nginx_4k_buffer_on_a_20ms_stream_is_buffered_without_server_timestamps() {
     assert!(r.events_per_read_max >= 18);
     let s = signals(&r);
     assert!(
-        s.contains(&"bursts".to_string()) && s.contains(&"buffer_sized_reads".to_string()),
+        s.contains(&BufferedSignal::Bursts) && s.contains(&BufferedSignal::BufferSizedReads),
         "{s:?}"
     );
-    let f = r.findings.iter().find(|f| f.code == "bursts").unwrap();
+    let f = r.findings.iter().find(|f| f.code == FindingCode::Bursts).unwrap();
     assert!(f.fix.as_deref().unwrap().contains("proxy_buffering off;"));
     assert!(f.detail.contains("4096 bytes"), "{}", f.detail);
 }
@@ -465,7 +462,7 @@ fn nginx_4k_buffer_with_server_timestamps_shows_hold_times() {
     );
     let h = r.delivery.hold_ms.unwrap();
     assert!(h.p90 > 250.0 && h.max > 350.0, "{h:?}");
-    assert!(signals(&r).contains(&"hold_times".to_string()));
+    assert!(signals(&r).contains(&BufferedSignal::HoldTimes));
 }
 
 #[test]
@@ -474,7 +471,7 @@ fn periodic_bursts_every_500ms_are_buffered() {
     let r = assert_buffered(&trace(5.0, periodic(&sent, 500.0)), "bursts 500 ms");
     let gap = r.delivery.typical_gap_ms.unwrap();
     assert!((490.0..=510.0).contains(&gap), "{gap}");
-    assert_eq!(signals(&r), vec!["bursts"]);
+    assert_eq!(signals(&r), vec![BufferedSignal::Bursts]);
 }
 
 #[test]
@@ -493,7 +490,7 @@ fn server_hold_times_of_hundreds_of_ms_are_buffered_even_with_small_quick_bursts
     reads.push((t, sent.last().unwrap().bytes.clone()));
     let r = assert_buffered(&trace(5.0, reads), "held by the server");
     assert!(r.delivery.hold_ms.unwrap().p50 >= 100.0);
-    assert_eq!(signals(&r), vec!["hold_times"]);
+    assert_eq!(signals(&r), vec![BufferedSignal::HoldTimes]);
 }
 
 #[test]
@@ -503,7 +500,7 @@ fn large_events_through_a_4k_buffer_are_buffered_by_their_read_sizes() {
     let mut s = Stream::cadence(300.0, 10.0, 120).without_server_ms();
     s.pad = 850;
     let r = assert_buffered(&trace(5.0, fixed_buffer(&s.sent(), 4096)), "large events");
-    assert_eq!(signals(&r), vec!["buffer_sized_reads"]);
+    assert_eq!(signals(&r), vec![BufferedSignal::BufferSizedReads]);
 }
 
 #[test]
@@ -523,7 +520,7 @@ fn raw_text_through_a_4k_buffer_is_buffered() {
     );
     let r = report(&t);
     assert_eq!(r.verdict, Verdict::Buffered, "{:#?}", r.delivery);
-    assert_eq!(signals(&r), vec!["buffer_sized_reads"]);
+    assert_eq!(signals(&r), vec![BufferedSignal::BufferSizedReads]);
     let healthy = Trace::from_reads(
         200,
         "text/plain",
@@ -541,7 +538,7 @@ fn short_stream_under_the_buffer_size_is_collected_not_buffered() {
     let sent = Stream::cadence(300.0, 20.0, 10).sent();
     let r = report(&trace(5.0, fixed_buffer(&sent, 4096)));
     assert_eq!(r.verdict, Verdict::Collected, "{:#?}", r.delivery);
-    assert!(r.has_finding("collected") && !r.has_finding("bursts"));
+    assert!(r.has_finding(FindingCode::Collected) && !r.has_finding(FindingCode::Bursts));
 }
 
 #[test]

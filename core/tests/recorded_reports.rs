@@ -1,5 +1,6 @@
 //! Reports from recorded streams replayed as traces with hand-chosen timing.
 
+use streamscope_core::{FindingCode};
 use streamscope_core::trace::{RequestSummary, TimeoutKind};
 use streamscope_core::{ReadChunk, Report, Trace, TraceEnd, Verdict};
 
@@ -43,13 +44,14 @@ fn trace(content_type: &str, reads: Vec<(f64, &[u8])>, end: TraceEnd) -> Trace {
             .map(|(at_ms, b)| ReadChunk {
                 at_ms,
                 bytes: b.to_vec(),
+                elided_bytes: 0,
             })
             .collect(),
         end: Some(end),
         connection: None,
         started_unix_ms: None,
         probes: Default::default(),
-        measured_in: None,
+        ..Trace::default()
     }
 }
 
@@ -84,10 +86,10 @@ fn recorded_deepseek_stream_is_streaming() {
     assert_eq!(r.tpot_n, Some(14));
     assert_eq!(r.tpot_ms, Some(300.0 / 13.0));
     assert_eq!(r.cache.and_then(|c| c.hit_ratio), Some(0.8));
-    for code in ["keepalive_comments", "role_only_first_chunk", "framing"] {
-        assert!(r.has_finding(code), "missing {code}");
+    for code in [FindingCode::KeepaliveComments, FindingCode::RoleOnlyFirstChunk, FindingCode::Framing] {
+        assert!(r.has_finding(code.clone()), "missing {code}");
     }
-    assert!(!r.has_finding("truncated"));
+    assert!(!r.has_finding(FindingCode::Truncated));
 }
 
 #[test]
@@ -99,7 +101,7 @@ fn recorded_deepseek_stream_delivered_in_one_read_at_the_end_is_collected() {
     );
     let r = Report::from_trace(&t);
     assert_eq!(r.verdict, Verdict::Collected);
-    assert!(r.has_finding("collected"));
+    assert!(r.has_finding(FindingCode::Collected));
     assert_eq!(r.ttft_ms, Some(4000.0));
     assert_eq!(r.ttfb_ms, Some(4000.0));
 }
@@ -115,7 +117,7 @@ fn recorded_stream_cut_by_idle_timeout_is_failed_with_stall() {
     });
     let r = Report::from_trace(&t);
     assert_eq!(r.verdict, Verdict::Failed);
-    assert_eq!(r.findings[0].code, "stall");
+    assert_eq!(r.findings[0].code, FindingCode::Stall);
     assert_eq!(r.content_events, 4);
 }
 
@@ -135,9 +137,9 @@ fn recorded_ollama_stream_is_streaming() {
     assert_eq!(r.dialect, streamscope_core::Dialect::Ollama);
     assert_eq!(
         r.tpot_n_source,
-        Some(streamscope_core::metrics::TokenCountSource::Usage)
+        Some(streamscope_core::measure::metrics::TokenCountSource::Usage)
     );
-    assert!(r.has_finding("not_sse"));
+    assert!(r.has_finding(FindingCode::NotSse));
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //! dialect fixture parses to is checked in `dialect_fixtures.rs`.
 
 use proptest::prelude::*;
-use streamscope_core::sse::SseParser;
-use streamscope_core::usage::Usage;
+use streamscope_core::{StopReason};
+use streamscope_core::wire::sse::SseParser;
+use streamscope_core::dialect::usage::Usage;
 use streamscope_core::{Analyzer, Dialect, EventKind, Framing};
 
 const SSE: &str = "text/event-stream; charset=utf-8";
@@ -100,12 +101,15 @@ struct Summary {
     dialect: Dialect,
     messages: usize,
     keepalive_comments: usize,
+    empty_messages: usize,
+    /// Whether the first non-keep-alive fact was role-only (its time depends on the split).
+    first_role_only: Option<bool>,
     malformed_payloads: usize,
     first_malformed: Option<String>,
     replaced_utf8_sequences: usize,
     longest_line_bytes: usize,
     saw_done: bool,
-    finish_reason: Option<String>,
+    finish_reason: Option<StopReason>,
     usage: Option<Usage>,
     stream_errors: Vec<String>,
     retry_ms: Option<u64>,
@@ -128,6 +132,8 @@ fn summarize(content_type: &str, reads: &[&[u8]]) -> Summary {
         dialect: a.dialect,
         messages: a.messages,
         keepalive_comments: a.keepalive_comments,
+        empty_messages: a.empty_messages,
+        first_role_only: a.first_chunk.map(|c| c.role_only),
         malformed_payloads: a.malformed_payloads,
         first_malformed: a.first_malformed,
         replaced_utf8_sequences: a.replaced_utf8_sequences,
@@ -179,20 +185,14 @@ fn deepseek_crlf_fixture_parses_as_expected() {
     assert_eq!(s.dialect, Dialect::OpenaiChat);
     assert_eq!(s.text, "你好！这是一个流式回答🎉，café naïve 😀👍");
     assert_eq!(s.reasoning, "嗯，用户想要一个例子。");
-    let mut expected = vec![
-        "keep_alive",
-        "role_only",
-        "reasoning",
-        "reasoning",
-        "reasoning",
-        "keep_alive",
-    ];
+    // Keep-alives are counted, not kept as events.
+    let mut expected = vec!["role_only", "reasoning", "reasoning", "reasoning"];
     expected.extend(["content"; 11]);
     expected.extend(["finish", "usage", "done"]);
     assert_eq!(names(&s), expected);
     assert_eq!(s.keepalive_comments, 2);
     assert!(s.saw_done);
-    assert_eq!(s.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(s.finish_reason, Some(StopReason::Stop));
     let usage = s.usage.unwrap();
     assert_eq!(
         (
@@ -213,27 +213,18 @@ fn mixed_endings_fixture_parses_as_expected() {
     assert_eq!(s.text, "Hello, world — 日本");
     assert_eq!(
         names(&s),
-        [
-            "keep_alive",
-            "role_only",
-            "content",
-            "content",
-            "content",
-            "malformed",
-            "content",
-            "empty",
-            "finish",
-            "usage",
-            "done"
-        ]
+        ["role_only", "content", "content", "content", "malformed", "content", "finish", "usage", "done"]
     );
+    // The keep-alive and the empty delta are counted, not kept as events.
+    assert_eq!((s.keepalive_comments, s.empty_messages), (1, 1));
+    assert_eq!(s.first_role_only, Some(true));
     assert_eq!(
         s.first_malformed.as_deref(),
         Some("{\"choices\": [ this is not json")
     );
     assert_eq!(s.retry_ms, Some(3000));
     assert_eq!(s.usage.and_then(|u| u.cached_tokens), Some(1920));
-    assert_eq!(s.server_ms[8], Some(812.5));
+    assert_eq!(s.server_ms[6], Some(812.5));
     assert!(s.saw_done);
 }
 
@@ -242,7 +233,7 @@ fn invalid_utf8_fixture_replaces_and_goes_on() {
     let s = whole(&INVALID_UTF8);
     assert_eq!(s.text, "o\u{FFFD}k then more!");
     assert_eq!(s.replaced_utf8_sequences, 1);
-    assert_eq!(s.finish_reason.as_deref(), Some("length"));
+    assert_eq!(s.finish_reason, Some(StopReason::Length));
     assert!(
         s.saw_done,
         "a final `data: [DONE]` ended by a lone CR is still read"
@@ -257,7 +248,7 @@ fn ollama_fixture_parses_as_expected() {
         (Some(Framing::Ndjson), Dialect::Ollama)
     );
     assert_eq!(s.text, "Why the sky is blue: Rayleigh scattering 🌈");
-    assert_eq!(s.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(s.finish_reason, Some(StopReason::Stop));
     assert_eq!(s.usage.and_then(|u| u.completion_tokens), Some(5));
     assert_eq!(s.messages, 6);
 }
@@ -269,8 +260,9 @@ fn sse_text_fixture_parses_as_expected() {
     assert_eq!(s.text, "Hello wörldline one\nline two");
     assert_eq!(
         names(&s),
-        ["content", "keep_alive", "content", "content", "done"]
+        ["content", "content", "content", "done"]
     );
+    assert_eq!(s.keepalive_comments, 1, "counted, not kept as an event");
 }
 
 #[test]

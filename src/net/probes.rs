@@ -3,7 +3,7 @@
 //! (nothing did), and `GET …/models` tells a missing `/v1` or lists the model ids that exist.
 
 use js_sys::Promise;
-use streamscope_core::page_config::{model_ids, models_probe_urls};
+use streamscope_core::config::page_config::{model_ids, models_probe_urls};
 use streamscope_core::trace::{ModelsProbe, Probes, TraceEnd};
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, RequestInit, RequestMode, Response};

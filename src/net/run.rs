@@ -109,7 +109,7 @@ impl RunSink for LocalSink {
     }
 
     fn read(&self, at_ms: f64, chunk: Uint8Array) {
-        self.feed.borrow_mut().pending.push(ReadChunk { at_ms, bytes: chunk.to_vec() });
+        self.feed.borrow_mut().pending.push(ReadChunk::new(at_ms, chunk.to_vec()));
     }
 }
 

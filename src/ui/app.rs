@@ -1,7 +1,7 @@
 //! The page layout: request form, verdict, metrics, text, timeline, raw reads and the JSON report.
 
 use leptos::prelude::*;
-use streamscope_core::page_config::PageConfig;
+use streamscope_core::config::page_config::PageConfig;
 
 use super::compare_panel::ComparePanel;
 use super::findings::Findings;

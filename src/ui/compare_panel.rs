@@ -2,9 +2,9 @@
 //! metric with B − A, every run's verdict, and the two sides' timelines on one time axis.
 
 use leptos::prelude::*;
-use streamscope_core::campaign::CampaignReport;
-use streamscope_core::compare::Side;
-use streamscope_core::runs::{RunsSummary, Spread};
+use streamscope_core::report::campaign::CampaignReport;
+use streamscope_core::report::compare::Side;
+use streamscope_core::report::runs::{RunsSummary, Spread};
 
 use super::format;
 use super::live_view::LiveView;

@@ -1,7 +1,7 @@
 //! The verdict in plain words at the top, then every finding with its evidence and fix.
 
 use leptos::prelude::*;
-use streamscope_core::finding::Finding;
+use streamscope_core::findings::Finding;
 use streamscope_core::verdict::Verdict;
 
 use super::format;
@@ -53,7 +53,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                         view! {
                             <li class=format!("finding sev-{severity}") data-testid=format!("finding-{}", f.code)>
                                 <div class="finding-head">
-                                    <code class="finding-code">{f.code.clone()}</code>
+                                    <code class="finding-code">{f.code.to_string()}</code>
                                     <strong>{f.title.clone()}</strong>
                                 </div>
                                 <p class="finding-detail">{f.detail.clone()}</p>

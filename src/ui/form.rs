@@ -2,13 +2,13 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use streamscope_core::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
-use streamscope_core::presets::ApiPreset;
+use streamscope_core::config::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
+use streamscope_core::config::presets::ApiPreset;
 
 use super::session::Session;
 use super::triage_hints::{suggestions, url_checks, UrlChecks};
-use streamscope_core::campaign::{pair_labels, CompareSetup};
-use streamscope_core::compare::{schedule, Side, Subject};
+use streamscope_core::report::campaign::{pair_labels, CompareSetup};
+use streamscope_core::report::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
 
 /// The form's fields as signals (`Copy`).
@@ -80,7 +80,7 @@ impl FormState {
             base: self.base.get_untracked(),
             model: self.model.get_untracked().trim().to_string(),
             prompt: self.prompt.get_untracked(),
-            max_tokens: self.max_tokens.get_untracked().trim().parse().unwrap_or(streamscope_core::page_config::DEFAULT_MAX_TOKENS),
+            max_tokens: self.max_tokens.get_untracked().trim().parse().unwrap_or(streamscope_core::config::page_config::DEFAULT_MAX_TOKENS),
             run_on_load: false,
             vs_url: Some(self.vs_url.get_untracked().trim().to_string()).filter(|u| !u.is_empty()),
             vs_model: Some(self.vs_model.get_untracked().trim().to_string()).filter(|m| !m.is_empty()),

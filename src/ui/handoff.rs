@@ -3,9 +3,9 @@
 //! paste or drop an export and the page shows it as it was.
 
 use leptos::prelude::*;
-use streamscope_core::campaign::CampaignReport;
-use streamscope_core::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
-use streamscope_core::markdown::campaign_markdown;
+use streamscope_core::report::campaign::CampaignReport;
+use streamscope_core::report::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
+use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::query::page_origin;

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use streamscope_core::analyzer::Analysis;
-use streamscope_core::event::EventKind;
+use streamscope_core::analysis::event::EventKind;
+use streamscope_core::analysis::Analysis;
 use streamscope_core::trace::{ReadChunk, Trace};
 
 use super::timeline_bins::TimelineBins;
@@ -81,8 +81,8 @@ impl LiveView {
             self.first_read_ms.get_or_insert(read.at_ms);
             self.last_read_ms = Some(read.at_ms);
             self.reads += 1;
-            self.bytes += read.bytes.len();
-            self.timeline.add_read(read.at_ms, read.bytes.len());
+            self.bytes += read.len_bytes();
+            self.timeline.add_read(read.at_ms, read.len_bytes());
         }
     }
 
@@ -121,7 +121,7 @@ impl LiveView {
     /// The view of a finished trace, analysed here.
     #[cfg(test)]
     pub fn from_trace(run_id: u64, trace: &Trace) -> LiveView {
-        LiveView::of_run(run_id, trace, &streamscope_core::analyzer::analyze(trace))
+        LiveView::of_run(run_id, trace, &streamscope_core::analysis::analyze(trace))
     }
 }
 

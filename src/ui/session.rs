@@ -8,11 +8,11 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use streamscope_core::analyzer::{analyze, Analyzer};
-use streamscope_core::campaign::{CampaignReport, CompareSetup};
-use streamscope_core::compare::Side;
-use streamscope_core::export::Export;
-use streamscope_core::page_config::PageConfig;
+use streamscope_core::analysis::{analyze, Analyzer};
+use streamscope_core::config::page_config::PageConfig;
+use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
+use streamscope_core::report::compare::Side;
+use streamscope_core::report::export::Export;
 use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
 
@@ -396,7 +396,9 @@ impl Drain {
             }
             self.maybe_block_main_thread();
         }
-        feed.trace.reads.extend(new_reads);
+        for read in new_reads {
+            feed.trace.push_read(read.at_ms, read.bytes);
+        }
         if ended.is_none() {
             return true;
         }

@@ -73,7 +73,7 @@ fn replay_shows_the_text_as_it_stood_at_each_moment() {
 #[wasm_bindgen_test]
 fn live_view_built_frame_by_frame_equals_the_view_of_the_whole_trace() {
     use super::live_view::LiveView;
-    use streamscope_core::analyzer::Analyzer;
+    use streamscope_core::analysis::Analyzer;
     let trace = synthetic_trace();
     let mut analyzer = Analyzer::new(trace.header("content-type"));
     let mut live = LiveView::new(7);

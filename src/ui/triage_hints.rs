@@ -3,8 +3,8 @@
 //! exists).
 
 use leptos::prelude::*;
-use streamscope_core::finding::Finding;
-use streamscope_core::triage_url::{preset_base_findings, url_findings};
+use streamscope_core::findings::{Finding, FindingCode, Suggestion};
+use streamscope_core::findings::triage::url::{preset_base_findings, url_findings};
 
 use super::format;
 use super::session::Session;
@@ -53,17 +53,11 @@ pub fn suggestions(session: Session) -> Suggestions {
         let mut s = Suggestions::default();
         let Some(r) = r else { return s };
         for f in &r.findings {
-            match f.code.as_str() {
-                "missing_v1" => {
-                    let text = |k: &str| f.evidence[k].as_str().map(str::to_owned);
-                    s.base = text("suggested_base").zip(text("suggested_url"));
+            match &f.suggestion {
+                Some(Suggestion::BaseUrl { base, url }) if f.code == FindingCode::MissingV1 => {
+                    s.base = Some((base.clone(), url.clone()));
                 }
-                "model_not_found" => {
-                    s.models = f.evidence["alternatives"]
-                        .as_array()
-                        .map(|ids| ids.iter().filter_map(|id| id.as_str().map(str::to_owned)).collect())
-                        .unwrap_or_default();
-                }
+                Some(Suggestion::Models { ids, .. }) => s.models = ids.clone(),
                 _ => {}
             }
         }

@@ -11,6 +11,10 @@ use crate::url::encode_component;
 
 /// How long a run may take before the harness gives up.
 pub const REPORT_LIMIT: Duration = Duration::from_secs(60);
+/// How long the app may take to mount after the page's `load` event.
+const MOUNT_LIMIT: Duration = Duration::from_secs(15);
+/// Mount polling is quick: it ends before any run starts (`run=1` waits for load, paint and idle).
+const MOUNT_POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Polling is sparse so that WebDriver round trips do not disturb the page's timing.
 const POLL_INTERVAL: Duration = Duration::from_millis(250);
 
@@ -227,11 +231,18 @@ impl Page {
     }
 
     /// Opens `/?<query>` without waiting for a report (for scenarios that fill the form first).
+    /// Opens the page with `query` and waits until the app has mounted (its wasm loads after the `load`
+    /// event `goto` waits for, so reading the page any earlier races its start-up).
     pub async fn open(&self, query: &str) {
         let url = self.lab_url(&format!("/?{query}"));
         self.client
             .goto(&url)
             .await
             .unwrap_or_else(|err| panic!("cannot open {url}: {err}"));
+        let deadline = Instant::now() + MOUNT_LIMIT;
+        while self.testid_attr("report-json", "data-state").await.is_none() {
+            assert!(Instant::now() < deadline, "the page did not mount within {MOUNT_LIMIT:?}: {url}");
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! `dialect=…` and the native paths: the same timed stream in every wire format, read back with the
 //! page's own parser (streamscope-core) chunk by chunk at the times they arrived.
 
-use streamscope_core::analyzer::Analyzer;
+use streamscope_core::{StopReason};
+use streamscope_core::analysis::Analyzer;
 use streamscope_core::{Analysis, Dialect};
 
 use crate::client::*;
@@ -83,10 +84,10 @@ async fn every_dialect_streams_the_same_schedule() {
                 Some(12),
                 "{name}: completion tokens"
             );
-            assert_eq!(a.finish_reason.as_deref(), Some("stop"), "{name}");
+            assert_eq!(a.finish_reason, Some(StopReason::Stop), "{name}");
         }
         assert!(
-            streamscope_core::stop_reason::ended_properly(&a),
+            a.ended_properly(),
             "{name}: no end marker"
         );
     }
@@ -100,7 +101,7 @@ async fn finish_length_and_missing_terminal() {
             "/v1/chat/completions?dialect={name}&tokens=4&cadence_ms=5&first_ms=20&finish=length"
         );
         let a = analyze(&get(lab, &path).await);
-        assert_eq!(a.finish_reason.as_deref(), Some("length"), "{name}");
+        assert_eq!(a.finish_reason, Some(StopReason::Length), "{name}");
 
         let path = format!(
             "/v1/chat/completions?dialect={name}&tokens=4&cadence_ms=5&first_ms=20&terminal=0"
@@ -108,7 +109,7 @@ async fn finish_length_and_missing_terminal() {
         let a = analyze(&get(lab, &path).await);
         assert_eq!(a.text.split_whitespace().count(), 4, "{name}");
         assert!(
-            !streamscope_core::stop_reason::ended_properly(&a),
+            !a.ended_properly(),
             "{name}: the end marker was sent"
         );
     }
@@ -159,7 +160,7 @@ async fn native_paths_speak_their_dialect_and_body_limits_cut_with_length() {
             3,
             "{path}: capped by the body's limit"
         );
-        assert_eq!(a.finish_reason.as_deref(), Some("length"), "{path}");
+        assert_eq!(a.finish_reason, Some(StopReason::Length), "{path}");
     }
     // The query's dialect wins over the path's.
     let a = analyze(

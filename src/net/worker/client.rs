@@ -171,7 +171,7 @@ fn on_message(data: &JsValue) {
             feed.pending.reserve(n as usize);
             for i in 0..n {
                 let bytes = chunks.get(i).unchecked_into::<Uint8Array>().to_vec();
-                feed.pending.push(ReadChunk { at_ms: times.get_index(i), bytes });
+                feed.pending.push(ReadChunk::new(times.get_index(i), bytes));
             }
         }
         Some(protocol::END) => {

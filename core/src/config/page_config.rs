@@ -1,0 +1,450 @@
+//! The page's automation contract on the way in: query parameters to a run configuration, and the
+//! OpenAI-style preset that turns base URL + model + prompt into an exact request.
+
+use serde::{Deserialize, Serialize};
+
+use super::presets::ApiPreset;
+use crate::findings::triage::url::ENDPOINT_SUFFIXES;
+
+/// The most runs per target one page will do.
+pub const MAX_REPEAT: usize = 50;
+
+/// Default `max_tokens` for the preset.
+pub const DEFAULT_MAX_TOKENS: u32 = 256;
+
+/// How the request is described in the form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestMode {
+    /// An exact URL, method and body.
+    Exact,
+    /// OpenAI-style chat completions built from base URL, model and prompt.
+    Preset,
+}
+
+/// Everything the page can be told through its URL (secrets never travel this way).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageConfig {
+    /// Which form is in use.
+    pub mode: RequestMode,
+    /// Exact request URL (`url=`).
+    pub url: String,
+    /// HTTP method (`method=`), upper-cased; GET by default.
+    pub method: String,
+    /// Request body (`body=`), sent as JSON.
+    pub body: String,
+    /// Which API the preset speaks (`preset=`, default `openai-chat`).
+    #[serde(default)]
+    pub preset: ApiPreset,
+    /// Preset base URL (`base=`), e.g. `https://api.example.com/v1`.
+    pub base: String,
+    /// Preset model id (`model=`).
+    pub model: String,
+    /// Preset prompt (`prompt=`).
+    pub prompt: String,
+    /// Preset `max_tokens` (`max_tokens=`).
+    pub max_tokens: u32,
+    /// Start a run as soon as the page has loaded (`run=1`).
+    pub run_on_load: bool,
+    /// Compare with this second URL (`vs=`): the same method, body and headers sent there too.
+    pub vs_url: Option<String>,
+    /// Compare with this second model on the same base (`vs_model=`, preset only).
+    pub vs_model: Option<String>,
+    /// Runs per target (`repeat=N`, 1 to [`MAX_REPEAT`]).
+    pub repeat: usize,
+    /// In a comparison, send A and B of each round at the same time (`at_once=1`) instead of one after
+    /// the other.
+    #[serde(default)]
+    pub at_once: bool,
+    /// Time-outs in seconds (`headers_timeout_s`, `first_byte_timeout_s`, `idle_timeout_s`,
+    /// `total_timeout_s`); 0 turns one off.
+    pub timeouts_s: TimeoutsSeconds,
+}
+
+/// Time-outs as the user sets them, in seconds; `0` means no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TimeoutsSeconds {
+    /// Response headers must arrive within this.
+    pub headers_s: f64,
+    /// The first body byte must arrive within this (from the request).
+    pub first_byte_s: f64,
+    /// No data for this long after the first byte is a stall.
+    pub idle_s: f64,
+    /// The whole run must end within this.
+    pub total_s: f64,
+}
+
+impl Default for TimeoutsSeconds {
+    fn default() -> Self {
+        TimeoutsSeconds { headers_s: 30.0, first_byte_s: 60.0, idle_s: 30.0, total_s: 300.0 }
+    }
+}
+
+impl TimeoutsSeconds {
+    /// A limit in ms, `None` when switched off (0, negative or not a number).
+    pub fn limit_ms(seconds: f64) -> Option<f64> {
+        (seconds.is_finite() && seconds > 0.0).then_some(seconds * 1000.0)
+    }
+}
+
+impl PageConfig {
+    /// The configuration when the page is opened at `origin` with no query: the lab's built-in reference
+    /// stream, so one click measures something real.
+    pub fn reference(origin: &str) -> PageConfig {
+        PageConfig {
+            mode: RequestMode::Preset,
+            url: format!("{}/v1/chat/completions?tokens=50&cadence_ms=20&first_ms=300", origin.trim_end_matches('/')),
+            method: "GET".into(),
+            body: String::new(),
+            preset: ApiPreset::OpenaiChat,
+            base: format!("{}/v1", origin.trim_end_matches('/')),
+            model: "streamscope-lab".into(),
+            prompt: "Explain in one paragraph why a reverse proxy can make a streamed answer feel slow.".into(),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            run_on_load: false,
+            vs_url: None,
+            vs_model: None,
+            repeat: 1,
+            at_once: false,
+            timeouts_s: TimeoutsSeconds::default(),
+        }
+    }
+
+    /// Applies query parameters (already percent-decoded) on top of the reference configuration. An
+    /// explicit `url` selects exact mode, `base` selects the preset; unknown keys are ignored.
+    pub fn from_query(origin: &str, pairs: &[(String, String)]) -> PageConfig {
+        let mut c = PageConfig::reference(origin);
+        let mut saw_method = false;
+        for (key, value) in pairs {
+            let v = value.as_str();
+            let seconds = || v.trim().parse::<f64>().ok();
+            match key.as_str() {
+                "url" => {
+                    c.url = v.trim().to_string();
+                    c.mode = RequestMode::Exact;
+                }
+                "method" => {
+                    c.method = v.trim().to_ascii_uppercase();
+                    saw_method = true;
+                }
+                "body" => c.body = v.to_string(),
+                "base" => {
+                    c.base = v.trim().to_string();
+                    c.mode = RequestMode::Preset;
+                }
+                "model" => c.model = v.trim().to_string(),
+                "preset" => {
+                    c.preset = ApiPreset::from_name(v).unwrap_or(c.preset);
+                    c.mode = RequestMode::Preset;
+                }
+                "prompt" => c.prompt = v.to_string(),
+                "max_tokens" => c.max_tokens = v.trim().parse().unwrap_or(c.max_tokens),
+                "run" => c.run_on_load = matches!(v, "1" | "true" | "yes"),
+                "vs" => c.vs_url = Some(v.trim().to_string()).filter(|u| !u.is_empty()),
+                "vs_model" => c.vs_model = Some(v.trim().to_string()).filter(|m| !m.is_empty()),
+                "at_once" => c.at_once = matches!(v, "1" | "true" | "yes"),
+                "repeat" => c.repeat = v.trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_REPEAT),
+                "headers_timeout_s" => c.timeouts_s.headers_s = seconds().unwrap_or(c.timeouts_s.headers_s),
+                "first_byte_timeout_s" => c.timeouts_s.first_byte_s = seconds().unwrap_or(c.timeouts_s.first_byte_s),
+                "idle_timeout_s" => c.timeouts_s.idle_s = seconds().unwrap_or(c.timeouts_s.idle_s),
+                "total_timeout_s" => c.timeouts_s.total_s = seconds().unwrap_or(c.timeouts_s.total_s),
+                _ => {}
+            }
+        }
+        // A body with no method given means the caller wants it sent.
+        if !saw_method && !c.body.is_empty() && c.mode == RequestMode::Exact {
+            c.method = "POST".into();
+        }
+        c
+    }
+
+    /// The query string (without `?`) that reproduces this configuration with `run=1`: what a permalink
+    /// carries. It holds no secret: the API key and extra headers are not part of a `PageConfig`.
+    pub fn to_query(&self) -> String {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        match self.mode {
+            RequestMode::Exact => {
+                pairs.push(("url", self.url.clone()));
+                pairs.push(("method", self.method.clone()));
+                if !self.body.is_empty() {
+                    pairs.push(("body", self.body.clone()));
+                }
+                if let Some(vs) = &self.vs_url {
+                    pairs.push(("vs", vs.clone()));
+                }
+            }
+            RequestMode::Preset => {
+                if self.preset != ApiPreset::default() {
+                    pairs.push(("preset", self.preset.name().to_string()));
+                }
+                pairs.push(("base", self.base.clone()));
+                pairs.push(("model", self.model.clone()));
+                pairs.push(("prompt", self.prompt.clone()));
+                pairs.push(("max_tokens", self.max_tokens.to_string()));
+                if let Some(vs) = &self.vs_model {
+                    pairs.push(("vs_model", vs.clone()));
+                }
+            }
+        }
+        if self.repeat > 1 {
+            pairs.push(("repeat", self.repeat.to_string()));
+        }
+        if self.at_once && self.compares() {
+            pairs.push(("at_once", "1".into()));
+        }
+        let d = TimeoutsSeconds::default();
+        let t = self.timeouts_s;
+        for (key, value, default) in [
+            ("headers_timeout_s", t.headers_s, d.headers_s),
+            ("first_byte_timeout_s", t.first_byte_s, d.first_byte_s),
+            ("idle_timeout_s", t.idle_s, d.idle_s),
+            ("total_timeout_s", t.total_s, d.total_s),
+        ] {
+            if value != default {
+                pairs.push((key, format!("{value}")));
+            }
+        }
+        pairs.push(("run", "1".into()));
+        pairs.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// Whether a second target is configured (`vs` in exact mode, `vs_model` in the preset).
+    pub fn compares(&self) -> bool {
+        match self.mode {
+            RequestMode::Exact => self.vs_url.is_some(),
+            RequestMode::Preset => self.vs_model.is_some(),
+        }
+    }
+
+    /// The second target's request: the same request sent to `vs` (exact mode) or with model `vs_model`
+    /// (preset). `None` when there is no second target.
+    pub fn request_b(&self) -> Option<(String, String, Option<String>)> {
+        match self.mode {
+            RequestMode::Exact => {
+                let (method, _, body) = self.request();
+                self.vs_url.clone().map(|url| (method, url, body))
+            }
+            RequestMode::Preset => self.vs_model.as_ref().map(|model| {
+                let (url, body) = self.preset.request(&self.base, model, &self.prompt, self.max_tokens);
+                ("POST".to_string(), url, Some(body))
+            }),
+        }
+    }
+
+    /// The exact request this configuration sends: `(method, url, body)`.
+    pub fn request(&self) -> (String, String, Option<String>) {
+        match self.mode {
+            RequestMode::Exact => {
+                let body = (!self.body.is_empty() && self.method != "GET" && self.method != "HEAD")
+                    .then(|| self.body.clone());
+                (self.method.clone(), self.url.clone(), body)
+            }
+            RequestMode::Preset => {
+                let (url, body) = self.preset.request(&self.base, &self.model, &self.prompt, self.max_tokens);
+                ("POST".into(), url, Some(body))
+            }
+        }
+    }
+}
+
+/// The `…/models` URLs to probe when a request to `request_url` failed with 404 or an unknown model:
+/// `{base}/models` and `{base}/v1/models`, where the base is the URL without its query and without a
+/// known endpoint suffix (`/chat/completions`, `/completions`, `/responses`, `/messages`). Empty when
+/// the URL has no scheme.
+pub fn models_probe_urls(request_url: &str) -> Vec<String> {
+    let url = request_url.trim();
+    if !url.contains("://") {
+        return Vec::new();
+    }
+    let without_query = url.split(['?', '#']).next().unwrap_or(url).trim_end_matches('/');
+    let base = ENDPOINT_SUFFIXES
+        .iter()
+        .find_map(|suffix| without_query.strip_suffix(suffix))
+        .unwrap_or(without_query);
+    vec![format!("{base}/models"), format!("{base}/v1/models")]
+}
+
+/// `body` (a JSON object) with its `model` replaced by `model`; `None` when the body is not a JSON object
+/// with a `model` field.
+pub fn body_with_model(body: &str, model: &str) -> Option<String> {
+    let mut v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let slot = v.as_object_mut()?.get_mut("model")?;
+    *slot = serde_json::Value::from(model);
+    Some(v.to_string())
+}
+
+/// Model ids from an OpenAI-style `GET /models` answer (`{"data": [{"id": …}]}`), or Ollama's
+/// `{"models": [{"name": …}]}`; empty for anything else.
+pub fn model_ids(body: &str) -> Vec<String> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
+        return Vec::new();
+    };
+    let list = v.get("data").or_else(|| v.get("models")).and_then(|d| d.as_array());
+    list.map(|items| {
+        items
+            .iter()
+            .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(|id| id.as_str()))
+            .map(str::to_owned)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Percent-encodes a query value (everything but unreserved characters, RFC 3986).
+pub fn percent_encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// `POST {base}/chat/completions` with `stream: true` and `stream_options.include_usage`: the URL and JSON
+/// body an OpenAI-compatible client would send (the default preset).
+pub fn openai_chat_request(base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
+    ApiPreset::OpenaiChat.request(base, model, prompt, max_tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn no_query_preselects_the_lab_reference_stream() {
+        let c = PageConfig::from_query("http://127.0.0.1:8787", &[]);
+        assert_eq!(c.mode, RequestMode::Preset);
+        let (method, url, body) = c.request();
+        assert_eq!(method, "POST");
+        assert_eq!(url, "http://127.0.0.1:8787/v1/chat/completions");
+        let body: serde_json::Value = serde_json::from_str(&body.unwrap()).unwrap();
+        assert_eq!(body["model"], "streamscope-lab");
+        assert!(!c.run_on_load);
+    }
+
+    #[test]
+    fn url_query_selects_exact_mode_with_get() {
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://127.0.0.1:1/s?a=1"), ("run", "1")]));
+        assert_eq!(c.request(), ("GET".into(), "http://127.0.0.1:1/s?a=1".into(), None));
+        assert!(c.run_on_load);
+    }
+
+    #[test]
+    fn body_without_method_is_posted() {
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://h/p"), ("body", "{\"a\":1}")]));
+        assert_eq!(c.request(), ("POST".into(), "http://h/p".into(), Some("{\"a\":1}".into())));
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://h/p"), ("method", "put"), ("body", "{}")]));
+        assert_eq!(c.request().0, "PUT");
+    }
+
+    #[test]
+    fn preset_builds_chat_completions_with_usage() {
+        let c = PageConfig::from_query(
+            "http://x",
+            &q(&[("base", " https://api.example.com/v1/ "), ("model", "m1"), ("prompt", "hi"), ("max_tokens", "64")]),
+        );
+        let (method, url, body) = c.request();
+        assert_eq!((method.as_str(), url.as_str()), ("POST", "https://api.example.com/v1/chat/completions"));
+        let body: serde_json::Value = serde_json::from_str(&body.unwrap()).unwrap();
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        assert_eq!(body["max_tokens"], 64);
+        assert_eq!(body["messages"][0]["content"], "hi");
+    }
+
+    #[test]
+    fn vs_and_repeat_describe_a_comparison() {
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://proxy/s"), ("vs", "http://direct/s"), ("repeat", "3")]));
+        assert!(c.compares());
+        assert_eq!(c.repeat, 3);
+        assert_eq!(c.request_b(), Some(("GET".into(), "http://direct/s".into(), None)));
+        let c = PageConfig::from_query("http://x", &q(&[("base", "http://h/v1"), ("model", "a"), ("vs_model", "b"), ("repeat", "999")]));
+        assert_eq!(c.repeat, MAX_REPEAT);
+        let (_, url, body) = c.request_b().unwrap();
+        assert_eq!(url, "http://h/v1/chat/completions");
+        assert!(body.unwrap().contains("\"model\":\"b\""));
+        let c = PageConfig::from_query("http://x", &q(&[("url", "http://h/s"), ("repeat", "zero")]));
+        assert!(!c.compares());
+        assert_eq!(c.repeat, 1);
+        assert_eq!(c.request_b(), None);
+    }
+
+    /// Decodes what [`percent_encode`] wrote (test helper: the page uses the browser's decoder).
+    fn decode(q: &str) -> Vec<(String, String)> {
+        q.split('&')
+            .map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap();
+                let mut bytes = Vec::new();
+                let mut it = v.bytes();
+                while let Some(b) = it.next() {
+                    if b == b'%' {
+                        let hex = [it.next().unwrap(), it.next().unwrap()];
+                        bytes.push(u8::from_str_radix(std::str::from_utf8(&hex).unwrap(), 16).unwrap());
+                    } else {
+                        bytes.push(b);
+                    }
+                }
+                (k.to_string(), String::from_utf8(bytes).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn permalink_query_reproduces_the_configuration() {
+        let mut c = PageConfig::from_query(
+            "http://x",
+            &q(&[("url", "http://h/p?a=1&b=2"), ("body", "{\"k\": \"é &\"}"), ("vs", "http://d/p"), ("repeat", "4"), ("idle_timeout_s", "2"), ("at_once", "1")]),
+        );
+        let query = c.to_query();
+        assert!(!query.contains(' ') && !query.contains('é'), "{query}");
+        let back = PageConfig::from_query("http://x", &decode(&query));
+        assert!(back.run_on_load);
+        c.run_on_load = true;
+        assert_eq!(back, c);
+        let preset = PageConfig::from_query("http://x", &q(&[("preset", "anthropic"), ("base", "http://h/v1"), ("model", "m"), ("vs_model", "n")]));
+        assert_eq!(preset.request().1, "http://h/v1/messages");
+        let mut back = PageConfig::from_query("http://x", &decode(&preset.to_query()));
+        back.run_on_load = false;
+        assert_eq!(back, preset);
+    }
+
+    #[test]
+    fn models_probes_strip_the_endpoint_and_try_with_and_without_v1() {
+        assert_eq!(
+            models_probe_urls("http://h:1/chat/completions?x=1"),
+            vec!["http://h:1/models".to_string(), "http://h:1/v1/models".to_string()]
+        );
+        assert_eq!(models_probe_urls(" http://h/v1/messages/ ")[0], "http://h/v1/models");
+        assert!(models_probe_urls("not a url").is_empty());
+    }
+
+    #[test]
+    fn body_with_model_replaces_only_the_model() {
+        let b = body_with_model(r#"{"model":"x","stream":true}"#, "y").unwrap();
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&b).unwrap(), serde_json::json!({"model":"y","stream":true}));
+        assert_eq!(body_with_model(r#"{"stream":true}"#, "y"), None);
+        assert_eq!(body_with_model("not json", "y"), None);
+    }
+
+    #[test]
+    fn model_ids_read_openai_and_ollama_lists() {
+        assert_eq!(model_ids(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#), vec!["a", "b"]);
+        assert_eq!(model_ids(r#"{"models":[{"name":"llama3"}]}"#), vec!["llama3"]);
+        assert!(model_ids("<html>").is_empty());
+        assert!(model_ids(r#"{"data": 3}"#).is_empty());
+    }
+
+    #[test]
+    fn timeouts_from_query_and_zero_turns_off() {
+        let c = PageConfig::from_query("http://x", &q(&[("idle_timeout_s", "2"), ("total_timeout_s", "0"), ("headers_timeout_s", "x")]));
+        assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.idle_s), Some(2000.0));
+        assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.total_s), None);
+        assert_eq!(c.timeouts_s.headers_s, 30.0);
+    }
+}

@@ -1,0 +1,307 @@
+//! Dialects: one wire message in, token-level facts out, whatever API produced it.
+//!
+//! A message (an SSE event's data, a JSON line) is first classified ([`classify_payload`]: the `[DONE]`
+//! marker, a JSON object, or something else); a JSON object reveals its dialect, decided here and only
+//! here: [`detect_sse`] for the data of an SSE event (with its `event` name: `choices` →
+//! `openai-chat`, a `type` or event name starting with `response.` → `openai-responses`, an Anthropic
+//! event type → `anthropic`, `candidates` / `usageMetadata` → `gemini`) and [`detect_json_line`] for a
+//! JSON line (`choices` → `openai-chat`, `message` / `response` / `done` → `ollama`). The first decisive
+//! message fixes the dialect; [`sse_facts`] and [`json_line_facts`] then read each message with that
+//! dialect's adapter ([`openai`], [`responses`], [`anthropic`], [`gemini`], [`ollama`]) into
+//! [`ChunkFacts`]: [`EventKind`]s, the [`usage::Usage`] the server reported and the [`StopReason`] in
+//! one vocabulary ([`stop_reason`]). [`error_body`] reads the body of an HTTP error answer.
+//!
+//! Depends on [`crate::wire`] (UTF-8 decoding) and the bottom modules only.
+
+pub mod anthropic;
+pub mod error_body;
+pub mod gemini;
+pub mod ollama;
+pub mod openai;
+pub mod responses;
+pub mod stop_reason;
+pub mod usage;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use stop_reason::StopReason;
+pub use usage::Usage;
+
+/// The stream format detected from the messages (see DESIGN.md, automation contract).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// OpenAI chat-completions chunks (`choices[].delta`), over SSE or JSON lines.
+    OpenaiChat,
+    /// OpenAI Responses API events (`response.output_text.delta`, `response.completed`, ...).
+    OpenaiResponses,
+    /// Anthropic Messages events (`message_start`, `content_block_delta`, `message_stop`, ...).
+    Anthropic,
+    /// Gemini `streamGenerateContent?alt=sse` chunks (`candidates[].content.parts`, `usageMetadata`).
+    Gemini,
+    /// SSE whose data is plain text: each non-empty data is content.
+    SseText,
+    /// Ollama JSON lines (`message.content` or `response`, `done`).
+    Ollama,
+    /// Raw text: each read's text is content.
+    Raw,
+    /// Nothing decisive seen yet.
+    #[default]
+    Unknown,
+}
+
+impl Dialect {
+    /// Whether the dialect's messages are JSON objects (every dialect but `sse-text`, `raw`, `unknown`).
+    pub fn is_json(self) -> bool {
+        !matches!(self, Dialect::SseText | Dialect::Raw | Dialect::Unknown)
+    }
+
+    /// The name used in reports (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `sse-text`,
+    /// `ollama`, `raw`, `unknown`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenaiChat => "openai-chat",
+            Dialect::OpenaiResponses => "openai-responses",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+            Dialect::SseText => "sse-text",
+            Dialect::Ollama => "ollama",
+            Dialect::Raw => "raw",
+            Dialect::Unknown => "unknown",
+        }
+    }
+}
+
+/// What one message carried (a message may carry several, in stream order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum EventKind {
+    /// Non-empty answer text: a token (or several) the user sees.
+    Content(String),
+    /// Non-empty reasoning ("thinking") text.
+    Reasoning(String),
+    /// A chunk that only announced the role (`delta: {"role": "assistant"}`), not a token.
+    RoleOnly,
+    /// A chunk with nothing in it (empty delta, empty data).
+    Empty,
+    /// An SSE comment line, usually a keep-alive.
+    KeepAlive,
+    /// The server reported token usage here (the counts go to [`ChunkFacts::usage`] and are merged into
+    /// the analysis once, not kept per event).
+    Usage,
+    /// Why generation stopped, in OpenAI's words (see [`StopReason`]).
+    Finish(StopReason),
+    /// The dialect's end marker (`[DONE]`, Responses `response.completed`, Anthropic `message_stop`).
+    Done,
+    /// An error the server reported inside the stream.
+    StreamError(String),
+    /// A payload that should have been JSON and was not (truncated to 200 characters).
+    Malformed(String),
+}
+
+impl EventKind {
+    /// The snake_case name of the kind, as serialised.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Content(_) => "content",
+            EventKind::Reasoning(_) => "reasoning",
+            EventKind::RoleOnly => "role_only",
+            EventKind::Empty => "empty",
+            EventKind::KeepAlive => "keep_alive",
+            EventKind::Usage => "usage",
+            EventKind::Finish(_) => "finish",
+            EventKind::Done => "done",
+            EventKind::StreamError(_) => "stream_error",
+            EventKind::Malformed(_) => "malformed",
+        }
+    }
+}
+
+/// The facts one message carries, in stream order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChunkFacts {
+    /// What the message carried; never empty (a message with nothing in it is one [`EventKind::Empty`]).
+    pub kinds: Vec<EventKind>,
+    /// The usage the message reported (its place in the stream is the [`EventKind::Usage`] in `kinds`).
+    pub usage: Option<Usage>,
+    /// The top-level `server_ms` number, when present.
+    pub server_ms: Option<f64>,
+    /// The top-level `created` time (unix seconds), when present.
+    pub created_unix_s: Option<f64>,
+}
+
+impl ChunkFacts {
+    /// The facts of one payload `v`: `kinds` (one [`EventKind::Empty`] when there are none), the
+    /// payload's `server_ms`, and its creation time when the dialect has one.
+    pub fn of(mut kinds: Vec<EventKind>, v: &Value, created_unix_s: Option<f64>) -> ChunkFacts {
+        if kinds.is_empty() {
+            kinds.push(EventKind::Empty);
+        }
+        ChunkFacts { kinds, usage: None, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
+    }
+
+    /// Records a usage report: an [`EventKind::Usage`] at this point of `kinds`, the counts in `usage`.
+    pub fn push_usage(kinds: &mut Vec<EventKind>, usage: &mut Option<Usage>, reported: Option<Usage>) {
+        if let Some(u) = reported {
+            kinds.push(EventKind::Usage);
+            *usage = Some(u);
+        }
+    }
+
+    /// The same facts with the usage the message reported.
+    pub fn with_usage(mut self, usage: Option<Usage>) -> ChunkFacts {
+        self.usage = usage;
+        self
+    }
+}
+
+/// What a data payload is, before any dialect-specific reading.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    /// The `[DONE]` end marker.
+    Done,
+    /// A JSON object.
+    Object(Value),
+    /// Not JSON, or JSON that is not an object.
+    Other,
+}
+
+/// Classifies a data payload as the end marker, a JSON object or something else.
+pub fn classify_payload(data: &str) -> Payload {
+    if openai::is_done(data) {
+        return Payload::Done;
+    }
+    match serde_json::from_str::<Value>(data) {
+        Ok(v) if v.is_object() => Payload::Object(v),
+        _ => Payload::Other,
+    }
+}
+
+/// The dialect the JSON data of an SSE event (named `event`) reveals, or `None` when it reveals none.
+pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
+    if openai::is_chat_chunk(v) {
+        Some(Dialect::OpenaiChat)
+    } else if responses::is_responses_event(v, event) {
+        Some(Dialect::OpenaiResponses)
+    } else if anthropic::is_anthropic_event(v, event) {
+        Some(Dialect::Anthropic)
+    } else if gemini::is_gemini_chunk(v) {
+        Some(Dialect::Gemini)
+    } else {
+        None
+    }
+}
+
+/// The dialect a JSON line reveals (`openai-chat` for chat chunks, `ollama` for Ollama lines), or `None`.
+pub fn detect_json_line(v: &Value) -> Option<Dialect> {
+    if openai::is_chat_chunk(v) {
+        Some(Dialect::OpenaiChat)
+    } else if ollama::is_ollama_line(v) {
+        Some(Dialect::Ollama)
+    } else {
+        None
+    }
+}
+
+/// Reads the JSON data of an SSE event with the adapter of `dialect` (OpenAI chat's for messages before
+/// the dialect is known: it reads an error object, or nothing).
+pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts {
+    match dialect {
+        Dialect::OpenaiResponses => responses::event_facts(v, event),
+        Dialect::Anthropic => anthropic::event_facts(v, event),
+        Dialect::Gemini => gemini::chunk_facts(v),
+        _ => openai::chunk_facts(v),
+    }
+}
+
+/// Reads a JSON line: a chat chunk with the OpenAI adapter, an Ollama line (or any non-chat line of an
+/// Ollama stream) with the Ollama adapter, anything else with the OpenAI adapter.
+pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
+    let chat = openai::is_chat_chunk(v);
+    if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
+        ollama::line_facts(v)
+    } else {
+        openai::chunk_facts(v)
+    }
+}
+
+/// The message of an SSE `error` event's JSON data, whatever the dialect: an `error` object or string
+/// (OpenAI, Anthropic, Gemini) or a top-level `message` (Responses).
+pub fn error_message(v: &Value) -> Option<String> {
+    openai::error_message(v).or_else(|| responses::error_message(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn detects_each_json_dialect() {
+        assert_eq!(detect_sse(&json!({"choices":[]}), None), Some(Dialect::OpenaiChat));
+        assert_eq!(detect_sse(&json!({"type":"response.created"}), None), Some(Dialect::OpenaiResponses));
+        assert_eq!(detect_sse(&json!({"type":"message_start","message":{}}), None), Some(Dialect::Anthropic));
+        assert_eq!(detect_sse(&json!({"candidates":[]}), None), Some(Dialect::Gemini));
+        assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
+        assert_eq!(detect_sse(&json!({}), None), None);
+    }
+
+    #[test]
+    fn detects_json_line_dialects() {
+        assert_eq!(detect_json_line(&json!({"choices":[]})), Some(Dialect::OpenaiChat));
+        assert_eq!(detect_json_line(&json!({"response":"a","done":false})), Some(Dialect::Ollama));
+        assert_eq!(detect_json_line(&json!({"x":1})), None);
+        // A line without choices in an Ollama stream is read as Ollama.
+        let facts = json_line_facts(Dialect::Ollama, &json!({"error":"boom"}));
+        assert_eq!(facts.kinds, vec![EventKind::StreamError("boom".into())]);
+    }
+
+    #[test]
+    fn error_messages_of_every_shape() {
+        assert_eq!(
+            error_message(&json!({"type":"error","message":"boom","code":"server_error"})).as_deref(),
+            Some("boom (code: server_error)")
+        );
+        assert_eq!(
+            error_message(&json!({"error":{"type":"overloaded_error","message":"Overloaded"}})).as_deref(),
+            Some("Overloaded (type: overloaded_error)")
+        );
+    }
+
+    #[test]
+    fn payload_classification() {
+        assert_eq!(classify_payload("[DONE]"), Payload::Done);
+        assert_eq!(classify_payload(" [DONE] "), Payload::Done);
+        assert_eq!(classify_payload("{\"choices\":"), Payload::Other);
+        assert_eq!(classify_payload("42"), Payload::Other);
+        assert!(matches!(classify_payload("{}"), Payload::Object(_)));
+    }
+
+    #[test]
+    fn dialect_serde_names_follow_design() {
+        for d in [
+            Dialect::OpenaiChat,
+            Dialect::OpenaiResponses,
+            Dialect::Anthropic,
+            Dialect::Gemini,
+            Dialect::SseText,
+            Dialect::Ollama,
+            Dialect::Raw,
+            Dialect::Unknown,
+        ] {
+            assert_eq!(serde_json::to_value(d).unwrap(), serde_json::Value::String(d.as_str().into()));
+        }
+    }
+
+    #[test]
+    fn event_kind_serialises_with_kind_tag() {
+        let v = serde_json::to_value(EventKind::Content("hi".into())).unwrap();
+        assert_eq!(v, serde_json::json!({"kind": "content", "value": "hi"}));
+        let v = serde_json::to_value(EventKind::Done).unwrap();
+        assert_eq!(v, serde_json::json!({"kind": "done"}));
+        assert_eq!(EventKind::RoleOnly.name(), "role_only");
+        let v = serde_json::to_value(EventKind::Finish(StopReason::Length)).unwrap();
+        assert_eq!(v, serde_json::json!({"kind": "finish", "value": "length"}));
+    }
+}

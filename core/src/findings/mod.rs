@@ -1,0 +1,767 @@
+//! Findings: plain-English explanations of what went wrong (or what is worth knowing) in a run, each
+//! with a stable snake_case [`FindingCode`], a severity, the evidence it rests on, the fix where there is
+//! one, and a typed [`Suggestion`] where the page can apply the fix itself.
+//!
+//! Every rule is a small function returning `Option<Finding>`, listed in order: the HTTP triage of
+//! [`triage::http`] (`proxy_error_page`, `auth`, `model_not_found`, `rate_limited`, `http_error`), the URL
+//! triage of [`triage::url`] (`doubled_v1`, `path_suffix`, `missing_v1`, `mixed_content`,
+//! `url_whitespace`, `trailing_slash`), `cors` / `unreachable` from [`triage::net`], then
+//! [`rules::END_RULES`] (`network_error`, `timeout_headers`, `timeout_first_byte`, `stall`,
+//! `timeout_total`, `cancelled`, `no_content`, `stream_error`), `collected`, the path findings of
+//! [`path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
+//! `slow_first_token`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`, `malformed_json`,
+//! `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`, `keepalive_comments`,
+//! `role_only_first_chunk`, `trace_capped`). Findings are ordered by severity (errors first), then in that order.
+//!
+//! Depends on [`crate::verdict`], [`crate::measure`], [`crate::analysis`] and below.
+
+pub mod path;
+pub mod rules;
+pub mod triage;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::analysis::Analysis;
+use crate::measure::{DeliveryStats, Metrics};
+use crate::text::{ms, ms_or, plural};
+use crate::trace::{Trace, TraceEnd};
+use crate::verdict::Verdict;
+
+pub use rules::{LONG_LINE_BYTES, PARTIAL_KEPT};
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; nothing to fix.
+    Info,
+    /// Something is off and may hurt users.
+    Warning,
+    /// The run failed or the stream is broken.
+    Error,
+}
+
+string_enum! {
+    /// The stable snake_case identifier of a finding (tests and automation match on it); serialised as
+    /// the bare name.
+    pub enum FindingCode {
+        /// An HTML error page from a proxy or web server, not the API's answer.
+        ProxyErrorPage = "proxy_error_page",
+        /// 401/403: the API key is missing, wrong or not allowed.
+        Auth = "auth",
+        /// The requested model does not exist on that server.
+        ModelNotFound = "model_not_found",
+        /// 429: rate limit or quota.
+        RateLimited = "rate_limited",
+        /// Any other HTTP error status.
+        HttpError = "http_error",
+        /// `/v1/v1` in the URL.
+        DoubledV1 = "doubled_v1",
+        /// The endpoint path repeated (`/chat/completions/chat/completions`).
+        PathSuffix = "path_suffix",
+        /// The base URL lacks `/v1` (the probes show it).
+        MissingV1 = "missing_v1",
+        /// An `http:` URL from an `https:` page.
+        MixedContent = "mixed_content",
+        /// Whitespace in the URL.
+        UrlWhitespace = "url_whitespace",
+        /// A trailing slash or `//` in the path.
+        TrailingSlash = "trailing_slash",
+        /// The server answers but refuses CORS.
+        Cors = "cors",
+        /// Nothing answered at that address.
+        Unreachable = "unreachable",
+        /// The fetch or a read failed.
+        NetworkError = "network_error",
+        /// No response headers in time.
+        TimeoutHeaders = "timeout_headers",
+        /// Headers, then no body byte in time.
+        TimeoutFirstByte = "timeout_first_byte",
+        /// The stream stalled (idle time-out).
+        Stall = "stall",
+        /// The total time limit ended the run.
+        TimeoutTotal = "timeout_total",
+        /// The run was cancelled.
+        Cancelled = "cancelled",
+        /// No answer text arrived.
+        NoContent = "no_content",
+        /// The server sent an error inside the stream.
+        StreamError = "stream_error",
+        /// The whole answer arrived at once at the end.
+        Collected = "collected",
+        /// Content was held and released in bursts.
+        Bursts = "bursts",
+        /// The headers were held with the body.
+        HeadersHeld = "headers_held",
+        /// An event stream with a Content-Length.
+        ContentLength = "content_length",
+        /// The stream was compressed.
+        Compressed = "compressed",
+        /// The answer came from a cache.
+        CachedReplay = "cached_replay",
+        /// A slow first token, then a normal stream.
+        SlowFirstToken = "slow_first_token",
+        /// The stream ended without its end marker.
+        Truncated = "truncated",
+        /// The answer hit the token limit.
+        MaxTokens = "max_tokens",
+        /// Payloads that were not valid JSON.
+        MalformedJson = "malformed_json",
+        /// Invalid UTF-8 was replaced.
+        InvalidUtf8 = "invalid_utf8",
+        /// A very long line.
+        LongLine = "long_line",
+        /// The body is not SSE.
+        NotSse = "not_sse",
+        /// SSE under another Content-Type.
+        SseWrongContentType = "sse_wrong_content_type",
+        /// How the body was framed and read.
+        Framing = "framing",
+        /// Keep-alive comments arrived.
+        KeepaliveComments = "keepalive_comments",
+        /// The first chunk carried only the role.
+        RoleOnlyFirstChunk = "role_only_first_chunk",
+        /// The raw trace kept only totals after its cap.
+        TraceCapped = "trace_capped",
+    }
+}
+
+/// A change the page can offer in one click, read by the UI instead of evidence keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Suggestion {
+    /// Use this request URL instead.
+    Url {
+        /// The corrected request URL.
+        url: String,
+    },
+    /// Use this base URL (for the preset), which gives this request URL.
+    BaseUrl {
+        /// The corrected base URL.
+        base: String,
+        /// The request URL it gives.
+        url: String,
+    },
+    /// Use one of these model ids (the server lists them).
+    Models {
+        /// The ids the server lists.
+        ids: Vec<String>,
+        /// The id closest to the one asked for, when one is close.
+        closest: Option<String>,
+    },
+}
+
+/// One explained observation about a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable snake_case identifier (tests and automation match on it).
+    pub code: FindingCode,
+    /// How much it matters.
+    pub severity: Severity,
+    /// One-line summary.
+    pub title: String,
+    /// What was measured, in plain words.
+    pub detail: String,
+    /// What to change, when there is something to change.
+    pub fix: Option<String>,
+    /// The figures the finding rests on (a JSON object).
+    pub evidence: Value,
+    /// The change the page can apply for the user, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Suggestion>,
+}
+
+impl Finding {
+    /// A finding without fix and with empty evidence.
+    pub fn new(code: FindingCode, severity: Severity, title: impl Into<String>, detail: impl Into<String>) -> Finding {
+        Finding {
+            code,
+            severity,
+            title: title.into(),
+            detail: detail.into(),
+            fix: None,
+            evidence: json!({}),
+            suggestion: None,
+        }
+    }
+
+    /// Adds the fix.
+    pub fn fix(mut self, fix: impl Into<String>) -> Finding {
+        self.fix = Some(fix.into());
+        self
+    }
+
+    /// Sets the evidence (should be a JSON object).
+    pub fn evidence(mut self, evidence: Value) -> Finding {
+        self.evidence = evidence;
+        self
+    }
+
+    /// Adds the suggestion.
+    pub fn suggest(mut self, suggestion: Suggestion) -> Finding {
+        self.suggestion = Some(suggestion);
+        self
+    }
+}
+
+/// Everything a rule may look at, worked out once per run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunFacts<'a> {
+    /// The raw facts.
+    pub trace: &'a Trace,
+    /// The analysis of the trace.
+    pub analysis: &'a Analysis,
+    /// The metrics.
+    pub metrics: &'a Metrics,
+    /// How the content was delivered.
+    pub delivery: &'a DeliveryStats,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The HTTP status is 400 or above.
+    pub http_failed: bool,
+    /// The body ended normally.
+    pub complete: bool,
+    /// A probe told a network failure's cause (`cors` / `unreachable` said it instead of `network_error`).
+    pub probed_network: bool,
+}
+
+impl<'a> RunFacts<'a> {
+    /// The facts of a run for the rules.
+    pub fn new(
+        trace: &'a Trace,
+        analysis: &'a Analysis,
+        metrics: &'a Metrics,
+        delivery: &'a DeliveryStats,
+        verdict: Verdict,
+    ) -> RunFacts<'a> {
+        RunFacts {
+            trace,
+            analysis,
+            metrics,
+            delivery,
+            verdict,
+            http_failed: trace.status.is_some_and(|s| s >= 400),
+            complete: matches!(trace.end, Some(TraceEnd::Complete { .. })),
+            probed_network: matches!(trace.end, Some(TraceEnd::NetworkError { .. }))
+                && triage::net::network_finding(trace).is_some(),
+        }
+    }
+
+    /// The response's Content-Type.
+    pub fn content_type(&self) -> Option<&'a str> {
+        self.trace.header("content-type")
+    }
+
+    /// What arrived, in words: `12 bytes in 2 reads, 1 content event (3 characters)`.
+    pub fn received(&self) -> String {
+        let m = self.metrics;
+        format!(
+            "{} in {}, {} ({})",
+            plural(m.bytes, "byte", "bytes"),
+            plural(m.reads, "read", "reads"),
+            plural(m.content_events, "content event", "content events"),
+            plural(m.content_chars, "character", "characters"),
+        )
+    }
+
+    /// What arrived, as evidence.
+    pub fn received_evidence(&self) -> Value {
+        let m = self.metrics;
+        json!({
+            "bytes": m.bytes, "reads": m.reads, "content_events": m.content_events,
+            "content_chars": m.content_chars, "last_read_ms": m.total_ms,
+        })
+    }
+}
+
+/// The `collected` finding: what arrived when, the likely causes, and the path findings that back them.
+fn collected(run: &RunFacts, path: &[Finding]) -> Option<Finding> {
+    if run.verdict != Verdict::Collected {
+        return None;
+    }
+    let metrics = run.metrics;
+    let span = metrics
+        .last_content_ms
+        .zip(metrics.ttft_ms)
+        .map_or(0.0, |(l, f)| l - f);
+    let causes = path::collected_causes(path);
+    let pointers: Vec<&str> = causes
+        .iter()
+        .map(|c| match c {
+            FindingCode::ContentLength => "the response had a Content-Length (content_length)",
+            FindingCode::Compressed => "the response was compressed (compressed)",
+            FindingCode::CachedReplay => "it came from a cache (cached_replay)",
+            _ => "the headers were held with the body (headers_held)",
+        })
+        .collect();
+    let evidence_words = if pointers.is_empty() {
+        String::new()
+    } else {
+        format!(" Evidence here: {}.", pointers.join("; "))
+    };
+    let f = Finding::new(
+        FindingCode::Collected,
+        Severity::Warning,
+        "The whole answer arrived at once at the end",
+        format!(
+            "All {} content events arrived within {} at the very end: the first at {} of {} total, in {}. \
+             The user saw nothing until then. Likely causes: a backend that collects the model's answer before \
+             returning it, a proxy buffering the whole response, a compression layer buffering it, or a cache \
+             replaying a stored answer.{evidence_words}",
+            metrics.content_events,
+            ms(span),
+            ms_or(metrics.ttft_ms, "n/a"),
+            ms_or(metrics.total_ms, "n/a"),
+            plural(metrics.content_reads, "read", "reads"),
+        ),
+    )
+    .fix(
+        "Return a real streaming response: do not collect or join the model's stream (list(stream), \
+         ''.join(...)) before returning; send Content-Type: text/event-stream and X-Accel-Buffering: no; \
+         turn off proxy buffering (nginx: proxy_buffering off; proxy_cache off;) and buffering compression \
+         on every layer (CDN, gateway). Check with curl -N: tokens should drip, not arrive in one lump.",
+    )
+    .evidence(json!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
+        "total_ms": metrics.total_ms, "content_reads": metrics.content_reads, "see": causes}));
+    Some(f)
+}
+
+/// Explains a run: every finding that applies, ordered by severity (errors first).
+pub fn diagnose(trace: &Trace, analysis: &Analysis, metrics: &Metrics, verdict: Verdict) -> Vec<Finding> {
+    diagnose_with(trace, analysis, metrics, &DeliveryStats::derive(trace, analysis), verdict)
+}
+
+/// Explains a run whose delivery was already worked out (the same as [`diagnose`]).
+pub fn diagnose_with(
+    trace: &Trace,
+    analysis: &Analysis,
+    metrics: &Metrics,
+    delivery: &DeliveryStats,
+    verdict: Verdict,
+) -> Vec<Finding> {
+    let run = RunFacts::new(trace, analysis, metrics, delivery, verdict);
+    let mut out = Vec::new();
+    out.extend(triage::http::http_finding(trace));
+    out.extend(triage::url::request_url_findings(trace));
+    if matches!(trace.end, Some(TraceEnd::NetworkError { .. })) {
+        out.extend(triage::net::network_finding(trace));
+    }
+    out.extend(rules::END_RULES.iter().filter_map(|rule| rule(&run)));
+    let path = path::path_findings(&run);
+    out.extend(collected(&run, &path));
+    out.extend(path);
+    out.extend(rules::STREAM_RULES.iter().filter_map(|rule| rule(&run)));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::trace::{ReadChunk, TimeoutKind};
+    use crate::verdict::classify;
+
+    fn content(text: &str) -> String {
+        format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
+    }
+
+    fn trace(ct: &str, status: u16, reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {
+        Trace::from_reads(status, ct, 40.0, reads, end)
+    }
+
+    fn sse(reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {
+        trace("text/event-stream", 200, reads, end)
+    }
+
+    fn findings(t: &Trace) -> Vec<Finding> {
+        let a = analyze(t);
+        let m = Metrics::derive(t, &a);
+        let v = classify(t, &a, &m);
+        diagnose(t, &a, &m, v)
+    }
+
+    fn codes(t: &Trace) -> Vec<FindingCode> {
+        findings(t).into_iter().map(|f| f.code).collect()
+    }
+
+    fn find(t: &Trace, code: FindingCode) -> Finding {
+        findings(t)
+            .into_iter()
+            .find(|f| f.code == code)
+            .unwrap_or_else(|| panic!("no {code} in {:?}", codes(t)))
+    }
+
+    fn done() -> String {
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n".into()
+    }
+
+    fn complete(at_ms: f64) -> TraceEnd {
+        TraceEnd::Complete { at_ms }
+    }
+
+    #[test]
+    fn healthy_stream_has_only_info() {
+        let t = sse(
+            vec![
+                (100.0, content("a")),
+                (120.0, content("b")),
+                (140.0, done()),
+            ],
+            complete(141.0),
+        );
+        let f = findings(&t);
+        assert!(f.iter().all(|f| f.severity == Severity::Info), "{f:?}");
+        assert_eq!(codes(&t), vec![FindingCode::Framing]);
+        assert_eq!(find(&t, FindingCode::Framing).evidence["dialect"], "openai-chat");
+    }
+
+    #[test]
+    fn unknown_model_is_model_not_found_not_a_generic_http_error() {
+        let body = "{\"error\":{\"message\":\"The model `gpt-x` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}";
+        let t = trace(
+            "application/json",
+            400,
+            vec![(90.0, body.into())],
+            complete(91.0),
+        );
+        let f = find(&t, FindingCode::ModelNotFound);
+        assert_eq!(f.severity, Severity::Error);
+        assert!(f.detail.contains("does not exist"), "{}", f.detail);
+        assert!(f.fix.unwrap().contains("models list"));
+        assert_eq!(f.evidence["status"], 400);
+        assert_eq!(codes(&t), vec![FindingCode::ModelNotFound]);
+    }
+
+    #[test]
+    fn http_404_is_http_error_and_401_is_auth() {
+        let t = trace(
+            "text/plain",
+            404,
+            vec![(90.0, "Not Found".into())],
+            complete(91.0),
+        );
+        assert!(find(&t, FindingCode::HttpError).fix.unwrap().contains("/v1/v1"));
+        let t = trace("application/json", 401, vec![], complete(91.0));
+        let f = find(&t, FindingCode::Auth);
+        assert!(f.fix.unwrap().contains("API key"));
+        assert_eq!(codes(&t), vec![FindingCode::Auth]);
+    }
+
+    #[test]
+    fn url_mistakes_join_the_http_error() {
+        let mut t = trace("text/plain", 404, vec![(90.0, "not found".into())], complete(91.0));
+        t.request.url = "http://h/v1/v1/chat/completions".into();
+        assert_eq!(codes(&t), vec![FindingCode::HttpError, FindingCode::DoubledV1]);
+    }
+
+    #[test]
+    fn probed_network_errors_are_cors_or_unreachable() {
+        let mut t = Trace {
+            end: Some(TraceEnd::NetworkError { at_ms: 12.0, message: "Failed to fetch".into(), during_body: false }),
+            ..Trace::default()
+        };
+        t.probes.no_cors_reached = Some(true);
+        assert_eq!(codes(&t), vec![FindingCode::Cors]);
+        t.probes.no_cors_reached = Some(false);
+        assert_eq!(codes(&t), vec![FindingCode::Unreachable]);
+    }
+
+    #[test]
+    fn time_outs_and_cancel_say_the_partial_trace_is_kept() {
+        let ends = [
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Headers, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::FirstByte, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Idle, limit_ms: 4000.0 },
+            TraceEnd::Timeout { at_ms: 5000.0, timeout: TimeoutKind::Total, limit_ms: 4000.0 },
+            TraceEnd::Cancelled { at_ms: 300.0 },
+        ];
+        for end in ends {
+            let t = sse(vec![(100.0, content("a"))], end);
+            let f = &findings(&t)[0];
+            assert!(f.detail.contains("partial trace"), "{}: {}", f.code, f.detail);
+        }
+    }
+
+    #[test]
+    fn network_error_before_headers_mentions_cors() {
+        let t = Trace {
+            end: Some(TraceEnd::NetworkError {
+                at_ms: 12.0,
+                message: "Failed to fetch".into(),
+                during_body: false,
+            }),
+            ..Trace::default()
+        };
+        let f = find(&t, FindingCode::NetworkError);
+        assert!(f.fix.unwrap().contains("Access-Control-Allow-Origin"));
+        assert_eq!(codes(&t), vec![FindingCode::NetworkError]);
+    }
+
+    #[test]
+    fn network_error_during_body() {
+        let t = sse(
+            vec![(100.0, content("a"))],
+            TraceEnd::NetworkError {
+                at_ms: 500.0,
+                message: "reset".into(),
+                during_body: true,
+            },
+        );
+        assert!(find(&t, FindingCode::NetworkError).title.contains("during the body"));
+    }
+
+    #[test]
+    fn each_timeout_kind_has_its_code() {
+        let cases = [
+            (TimeoutKind::Headers, FindingCode::TimeoutHeaders),
+            (TimeoutKind::FirstByte, FindingCode::TimeoutFirstByte),
+            (TimeoutKind::Idle, FindingCode::Stall),
+            (TimeoutKind::Total, FindingCode::TimeoutTotal),
+        ];
+        for (kind, code) in cases {
+            let t = sse(
+                vec![(100.0, content("a"))],
+                TraceEnd::Timeout {
+                    at_ms: 5000.0,
+                    timeout: kind,
+                    limit_ms: 4000.0,
+                },
+            );
+            let f = find(&t, code);
+            assert_eq!(f.severity, Severity::Error);
+            assert_eq!(f.evidence["limit_ms"], 4000.0);
+        }
+    }
+
+    #[test]
+    fn stall_says_how_long_and_what_came_before() {
+        let t = sse(
+            vec![(100.0, content("ab")), (150.0, content("c"))],
+            TraceEnd::Timeout {
+                at_ms: 10_150.0,
+                timeout: TimeoutKind::Idle,
+                limit_ms: 10_000.0,
+            },
+        );
+        let f = find(&t, FindingCode::Stall);
+        assert!(f.detail.contains("10.0 s"), "{}", f.detail);
+        assert!(f.detail.contains("150 ms"), "{}", f.detail);
+        assert!(f.detail.contains("2 content events"), "{}", f.detail);
+        assert!(!codes(&t).contains(&FindingCode::Truncated));
+    }
+
+    #[test]
+    fn cancelled_run() {
+        let t = sse(
+            vec![(100.0, content("a"))],
+            TraceEnd::Cancelled { at_ms: 300.0 },
+        );
+        assert_eq!(find(&t, FindingCode::Cancelled).severity, Severity::Warning);
+    }
+
+    #[test]
+    fn no_content_variants() {
+        let t = sse(vec![], complete(200.0));
+        assert!(find(&t, FindingCode::NoContent)
+            .detail
+            .contains("without a single body byte"));
+        let r = "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hmm\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+        let t = sse(vec![(100.0, r.into())], complete(200.0));
+        assert!(find(&t, FindingCode::NoContent).detail.contains("Only reasoning"));
+        assert!(codes(&t).contains(&FindingCode::MaxTokens));
+    }
+
+    #[test]
+    fn malformed_and_invalid_utf8_and_stream_error() {
+        let mut bytes = (content("a") + "data: {oops\n\n").into_bytes();
+        bytes.extend_from_slice(b"data: {\"choices\":[{\"delta\":{\"content\":\"b\xff\"}}]}\n\n");
+        let mut t = sse(vec![(100.0, String::new())], complete(200.0));
+        t.reads[0].bytes = bytes;
+        t.reads.push(ReadChunk {
+            at_ms: 150.0,
+            bytes: b"data: {\"error\":{\"message\":\"overloaded\"}}\n\n".to_vec(),
+            elided_bytes: 0,
+        });
+        let m = find(&t, FindingCode::MalformedJson);
+        assert_eq!(m.evidence["count"], 1);
+        assert_eq!(m.evidence["first_example"], "{oops");
+        let u = find(&t, FindingCode::InvalidUtf8);
+        assert!(u.detail.contains("U+FFFD"));
+        assert!(u.detail.contains("parsing went on"));
+        assert!(find(&t, FindingCode::StreamError).detail.contains("overloaded"));
+    }
+
+    #[test]
+    fn long_line() {
+        let t = sse(
+            vec![(100.0, content(&"z".repeat(70_000))), (120.0, done())],
+            complete(121.0),
+        );
+        let line_len = content(&"z".repeat(70_000)).trim_end().len() as u64;
+        assert_eq!(
+            find(&t, FindingCode::LongLine).evidence["longest_line_bytes"]
+                .as_u64()
+                .unwrap(),
+            line_len
+        );
+        let t = sse(
+            vec![(100.0, content("short")), (120.0, done())],
+            complete(121.0),
+        );
+        assert!(!codes(&t).contains(&FindingCode::LongLine));
+    }
+
+    #[test]
+    fn truncated_openai_stream() {
+        let t = sse(
+            vec![(100.0, content("a")), (120.0, content("b"))],
+            complete(121.0),
+        );
+        assert_eq!(find(&t, FindingCode::Truncated).severity, Severity::Warning);
+        let t = sse(
+            vec![(100.0, content("a")), (120.0, done())],
+            complete(121.0),
+        );
+        assert!(!codes(&t).contains(&FindingCode::Truncated));
+    }
+
+    #[test]
+    fn max_tokens_on_length() {
+        let l = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+        let t = sse(
+            vec![(100.0, content("a")), (120.0, l.into())],
+            complete(121.0),
+        );
+        assert!(find(&t, FindingCode::MaxTokens).fix.unwrap().contains("max_tokens"));
+    }
+
+    #[test]
+    fn plain_text_under_event_stream_is_not_sse_and_mislabelled() {
+        let t = sse(
+            vec![(100.0, "Hello".into()), (130.0, " world".into())],
+            complete(131.0),
+        );
+        let f = find(&t, FindingCode::NotSse);
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(f.detail.contains("text/event-stream"));
+        assert_eq!(f.evidence["mislabelled"], true);
+        let t = trace(
+            "text/plain",
+            200,
+            vec![(100.0, "Hello".into())],
+            complete(131.0),
+        );
+        assert_eq!(find(&t, FindingCode::NotSse).severity, Severity::Info);
+    }
+
+    #[test]
+    fn sse_under_json_content_type() {
+        let t = trace(
+            "application/json",
+            200,
+            vec![(100.0, content("a") + &done())],
+            complete(131.0),
+        );
+        assert_eq!(
+            find(&t, FindingCode::SseWrongContentType).severity,
+            Severity::Warning
+        );
+    }
+
+    #[test]
+    fn keepalives_and_role_only_first_chunk() {
+        let role =
+            "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
+        let t = sse(
+            vec![
+                (50.0, ": ping\n\n: ping\n\n".into()),
+                (60.0, role.into()),
+                (300.0, content("a")),
+                (320.0, done()),
+            ],
+            complete(321.0),
+        );
+        assert_eq!(find(&t, FindingCode::KeepaliveComments).evidence["count"], 2);
+        let f = find(&t, FindingCode::RoleOnlyFirstChunk);
+        assert!(
+            f.detail.contains("60.0 ms") && f.detail.contains("300 ms"),
+            "{}",
+            f.detail
+        );
+    }
+
+    /// Regression: a proxy released the role chunk and the first tokens in one read, and the page still
+    /// said the role chunk had come first and counted for TTFB only.
+    #[test]
+    fn role_chunk_in_the_same_read_as_the_first_token_is_not_reported() {
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n";
+        let t = sse(vec![(400.0, format!("{role}{}{}", content("a"), content("b"))), (420.0, done())], complete(421.0));
+        assert!(!codes(&t).contains(&FindingCode::RoleOnlyFirstChunk), "{:?}", codes(&t));
+    }
+
+    #[test]
+    fn collected_explains_and_names_the_fix() {
+        let all: String = (0..30).map(|_| content("t")).collect::<String>() + &done();
+        let t = sse(vec![(3000.0, all)], complete(3001.0));
+        let f = find(&t, FindingCode::Collected);
+        assert!(f.detail.contains("All 30 content events"), "{}", f.detail);
+        let fix = f.fix.unwrap();
+        assert!(fix.contains("X-Accel-Buffering: no") && fix.contains("proxy_buffering off"));
+    }
+
+    #[test]
+    fn errors_come_first() {
+        let t = trace(
+            "text/plain",
+            503,
+            vec![(90.0, "upstream down".into())],
+            complete(91.0),
+        );
+        let f = findings(&t);
+        assert_eq!(f[0].code, FindingCode::HttpError);
+        assert!(f.windows(2).all(|w| w[0].severity >= w[1].severity));
+    }
+
+    /// A trace whose last two reads were kept only as lengths, and the analysis the page made live.
+    fn capped() -> (Trace, Analysis) {
+        let reads: Vec<String> = (0..6).map(|i| content(&format!("t{i}"))).chain([done()]).collect();
+        let mut live = crate::analysis::Analyzer::new(Some("text/event-stream"));
+        let mut t = sse(vec![], complete(400.0));
+        for (i, r) in reads.iter().enumerate() {
+            let at = 100.0 + 20.0 * i as f64;
+            live.push(at, r.as_bytes());
+            t.reads.push(if i < 5 {
+                ReadChunk::new(at, r.clone().into_bytes())
+            } else {
+                ReadChunk { at_ms: at, bytes: Vec::new(), elided_bytes: r.len() }
+            });
+        }
+        live.finish(400.0);
+        (t, live.into_analysis())
+    }
+
+    /// Regression (issue 8): a capped trace must say so, and say whether its figures are complete.
+    #[test]
+    fn trace_capped_live_analysis_saw_everything() {
+        let (t, a) = capped();
+        let m = Metrics::derive(&t, &a);
+        let v = classify(&t, &a, &m);
+        let f = diagnose(&t, &a, &m, v).into_iter().find(|f| f.code == FindingCode::TraceCapped).expect("trace_capped");
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!((f.evidence["elided_reads"].as_u64(), f.evidence["reanalysed"].as_bool()), (Some(2), Some(false)));
+        assert!(f.detail.contains("saw every byte"), "{}", f.detail);
+        assert_eq!(m.content_events, 6, "the live analysis counted the events past the cap");
+        assert_eq!(m.bytes, t.body_bytes());
+    }
+
+    #[test]
+    fn trace_capped_reanalysed_import_says_figures_come_from_timing_only() {
+        let (t, _) = capped();
+        let f = find(&t, FindingCode::TraceCapped);
+        assert_eq!(f.evidence["reanalysed"], true);
+        assert!(f.detail.contains("from the reads' times and lengths only"), "{}", f.detail);
+        assert!(!codes(&sse(vec![(1.0, content("a"))], complete(2.0))).contains(&FindingCode::TraceCapped));
+    }
+}

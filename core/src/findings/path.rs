@@ -1,0 +1,787 @@
+//! Findings about the path between the model and the browser: bursts, held headers, a Content-Length on
+//! an event stream, compression, a cache replay, and a slow first token (the model, not the path).
+//!
+//! - `bursts` (warning) explains a `buffered` verdict with the delivery figures.
+//! - `headers_held`: the headers arrived within [`HEADERS_WITH_BODY_MS`] (3 ms: `fetch()` resolving and
+//!   the first read are two promise turns apart) of the first body byte, *and* that adds evidence: the
+//!   verdict is buffered or collected (warning), or the headers took over [`HEADERS_LATE_MS`] (1 s, info:
+//!   many healthy servers send their headers with the first event, so closeness alone means nothing).
+//! - `content_length`: an SSE or JSON-lines body with a `Content-Length` header (warning when buffered or
+//!   collected, else info).
+//! - `compressed`: a `Content-Encoding` other than `identity`, or Resource Timing shows fewer bytes on
+//!   the wire than decoded (warning when buffered or collected, else info).
+//! - `cached_replay` (warning): `Age` above 0, `X-Cache` / `X-Cache-Status` containing HIT,
+//!   `CF-Cache-Status: HIT`, `X-Varnish` with two ids, or a chunk's `created` more than
+//!   [`REPLAY_AGE_S`] (10 minutes) before the run started (needs the trace's wall-clock start).
+//! - `slow_first_token` (warning; info when hidden reasoning explains it): the stream is `streaming`, the
+//!   first output (answer or reasoning) took over [`SLOW_FIRST_TOKEN_MS`] (1 s) and over
+//!   [`SLOW_FIRST_TOKEN_FACTOR`] (20) times the mean gap between the content events that followed.
+
+use serde_json::json;
+
+use super::rules::Rule;
+use super::{Finding, FindingCode, RunFacts, Severity};
+use crate::text::{ms as fmt_ms, plural};
+use crate::verdict::{buffered_signals, Verdict};
+use crate::wire::Framing;
+
+/// How close (ms) headers and the first body byte must be to count as arriving together.
+pub const HEADERS_WITH_BODY_MS: f64 = 3.0;
+
+/// Headers later than this (ms) are worth a word even when the stream then flowed.
+pub const HEADERS_LATE_MS: f64 = 1000.0;
+
+/// A chunk `created` this many seconds before the run started is a replay.
+pub const REPLAY_AGE_S: f64 = 600.0;
+
+/// The first output must take longer than this (ms) to be called slow.
+pub const SLOW_FIRST_TOKEN_MS: f64 = 1000.0;
+
+/// The first output must also take this many times the mean gap between later content events.
+pub const SLOW_FIRST_TOKEN_FACTOR: f64 = 20.0;
+
+/// Whether content was held on the way (the verdict is buffered or collected).
+fn held(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Buffered | Verdict::Collected)
+}
+
+/// The `bursts` finding, when the verdict is buffered.
+pub fn bursts(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { analysis, metrics, delivery, verdict, .. } = *run;
+    if verdict != Verdict::Buffered {
+        return None;
+    }
+    let signals: Vec<&str> = buffered_signals(metrics, delivery, analysis.framing)
+        .into_iter()
+        .map(|s| s.as_str())
+        .collect();
+    let share = delivery.burst_event_share.unwrap_or(0.0);
+    let mut detail = format!(
+        "{} arrived in {} of {:.1} events on average",
+        plural(metrics.content_events, "content event", "content events"),
+        plural(delivery.burst_count, "burst", "bursts"),
+        delivery.events_per_burst_mean.unwrap_or(0.0),
+    );
+    if let Some(gap) = delivery.typical_gap_ms {
+        detail += &format!(", with typically {} of silence before each", fmt_ms(gap));
+    }
+    detail += &format!(
+        "; {:.0}% of the content came in bursts, up to {} in one read. ",
+        share * 100.0,
+        plural(delivery.content_events_per_read_max, "event", "events")
+    );
+    let sizes = &delivery.read_sizes;
+    if let Some(size) = sizes.buffer_len_bytes {
+        detail += &format!(
+            "{} of {size} bytes, a buffer size. ",
+            plural(sizes.buffer_sized_reads, "read was", "reads were")
+        );
+    } else if let Some(size) = sizes.common_len_bytes {
+        detail += &format!(
+            "{} the same size ({size} bytes), cut inside events. ",
+            plural(sizes.common_reads, "read had", "reads had")
+        );
+    }
+    if let Some(h) = delivery.hold_ms {
+        detail += &format!(
+            "The server's timestamps show events held up to {} (median {}, p90 {}). ",
+            fmt_ms(h.max),
+            fmt_ms(h.p50),
+            fmt_ms(h.p90)
+        );
+    }
+    detail += &format!(
+        "The first token came at {}. Something between the model and the browser held the stream and \
+         released it in lumps.",
+        metrics.ttft_ms.map_or("n/a".into(), fmt_ms)
+    );
+    Some(
+        Finding::new(FindingCode::Bursts, Severity::Warning, "Content was held and released in bursts", detail)
+            .fix(
+                "Turn off response buffering on every layer between the model server and the browser: in nginx \
+                 `proxy_buffering off;` in the streaming location (or have the upstream send `X-Accel-Buffering: \
+                 no`), no gzip on text/event-stream, and check every CDN, gateway and load balancer the same way, \
+                 one by one (curl -N through each). With no proxy in the path, the server itself writes in \
+                 batches (flush after every event) or a lossy network is retransmitting.",
+            )
+            .evidence(json!({
+                "signals": signals,
+                "burst_count": delivery.burst_count,
+                "events_per_burst_mean": delivery.events_per_burst_mean,
+                "typical_gap_ms": delivery.typical_gap_ms,
+                "burst_event_share": delivery.burst_event_share,
+                "content_events_per_read_max": delivery.content_events_per_read_max,
+                "buffer_len_bytes": sizes.buffer_len_bytes,
+                "buffer_sized_reads": sizes.buffer_sized_reads,
+                "common_len_bytes": sizes.common_len_bytes,
+                "common_reads": sizes.common_reads,
+                "hold_p50_ms": delivery.hold_ms.map(|h| h.p50),
+                "hold_p90_ms": delivery.hold_ms.map(|h| h.p90),
+                "hold_max_ms": delivery.hold_ms.map(|h| h.max),
+                "ttft_ms": metrics.ttft_ms,
+            })),
+    )
+}
+
+/// The `headers_held` finding (see the module docs for when it adds evidence).
+pub fn headers_held(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, metrics, verdict, .. } = *run;
+    let (headers, ttfb) = trace.headers_ms.zip(metrics.ttfb_ms)?;
+    let together = (ttfb - headers).abs() <= HEADERS_WITH_BODY_MS;
+    if !together || verdict == Verdict::Failed || !(held(verdict) || headers > HEADERS_LATE_MS) {
+        return None;
+    }
+    let evidence = json!({"headers_ms": headers, "ttfb_ms": ttfb, "ttft_ms": metrics.ttft_ms,
+        "verdict": verdict});
+    let f = if held(verdict) {
+        Finding::new(
+            FindingCode::HeadersHeld,
+            Severity::Warning,
+            "The response start was held too",
+            format!(
+                "The response headers arrived at {}, together with the first body byte ({}): something held the \
+                 whole response, headers included, until the body was ready: a backend that answers only when \
+                 the answer is complete, or a proxy or CDN that buffers the complete response.",
+                fmt_ms(headers),
+                fmt_ms(ttfb)
+            ),
+        )
+        .fix(
+            "Send the response headers as soon as the request is accepted, then each event as it is produced; \
+             behind a proxy, turn off its response buffering (nginx: proxy_buffering off;).",
+        )
+    } else {
+        Finding::new(
+            FindingCode::HeadersHeld,
+            Severity::Info,
+            "Headers came only with the first body byte",
+            format!(
+                "The response headers arrived only at {}, together with the first body byte ({}): either the \
+                 server sends its headers with its first event (and that took this long), or something held the \
+                 start of the response. A streaming server can send its headers (and a role chunk or a comment) \
+                 at once, so clients know it is alive.",
+                fmt_ms(headers),
+                fmt_ms(ttfb)
+            ),
+        )
+    };
+    Some(f.evidence(evidence))
+}
+
+/// The `content_length` finding: an event stream with a `Content-Length`.
+pub fn content_length(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, verdict, .. } = *run;
+    let framing = analysis
+        .framing
+        .filter(|f| matches!(f, Framing::Sse | Framing::Ndjson))?;
+    let value = trace.header("content-length")?;
+    let length: Option<u64> = value.trim().parse().ok();
+    let words = if framing == Framing::Sse {
+        "event stream (SSE)"
+    } else {
+        "JSON-lines stream"
+    };
+    let f = if held(verdict) {
+        Finding::new(
+            FindingCode::ContentLength,
+            Severity::Warning,
+            "The stream had a Content-Length: it was collected",
+            format!(
+                "The {words} came with Content-Length: {value}: the server (or a proxy) knew the whole size \
+                 before sending the first byte, so the answer was complete before it was sent."
+            ),
+        )
+    } else {
+        Finding::new(
+            FindingCode::ContentLength,
+            Severity::Info,
+            "The stream had a Content-Length",
+            format!(
+                "The {words} came with Content-Length: {value}: the whole answer existed before it was sent, \
+                 even though it arrived gradually (a replay or a paced body, not live generation)."
+            ),
+        )
+    };
+    Some(
+        f.fix(
+            "Return a real streaming response, not a collected body: HTTP/1.1 chunked (or HTTP/2 data frames) \
+             with no Content-Length, writing each event as the model produces it (e.g. a StreamingResponse over \
+             the model's stream, not a Response built from the joined answer). If the backend streams, find the \
+             proxy that buffers the whole response and re-sends it with a length.",
+        )
+        .evidence(json!({"content_length": length, "header": value, "framing": framing, "verdict": verdict})),
+    )
+}
+
+/// The `compressed` finding: Content-Encoding, or fewer bytes on the wire than decoded.
+pub fn compressed(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, verdict, .. } = *run;
+    let encoding = trace
+        .header("content-encoding")
+        .map(str::trim)
+        .filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"));
+    let conn = trace.connection.as_ref();
+    let encoded = conn.and_then(|c| c.encoded_body_bytes).filter(|&b| b > 0);
+    let decoded = conn.and_then(|c| c.decoded_body_bytes).filter(|&b| b > 0);
+    let smaller = encoded.zip(decoded).is_some_and(|(e, d)| e < d);
+    if encoding.is_none() && !smaller {
+        return None;
+    }
+    let how = match (encoding, encoded.zip(decoded).filter(|_| smaller)) {
+        (Some(e), Some((en, de))) => {
+            format!("Content-Encoding: {e}; {en} bytes on the wire for {de} decoded")
+        }
+        (Some(e), None) => format!("Content-Encoding: {e}"),
+        (None, Some((en, de))) => format!("{en} bytes on the wire for {de} decoded"),
+        (None, None) => String::new(),
+    };
+    let evidence = json!({"content_encoding": encoding, "encoded_body_bytes": encoded,
+        "decoded_body_bytes": decoded, "verdict": verdict});
+    let f = if held(verdict) {
+        Finding::new(
+            FindingCode::Compressed,
+            Severity::Warning,
+            "The stream was compressed, which likely held it",
+            format!(
+                "The response was compressed ({how}). Compressors (gzip, brotli) collect output until their \
+                 buffer fills unless every event is flushed, so compression is a likely reason the stream was {}.",
+                verdict.as_str()
+            ),
+        )
+        .fix(
+            "No gzip on text/event-stream: in nginx, leave text/event-stream out of gzip_types, or `gzip off;` in \
+             the streaming location; turn compression off for the stream on every CDN or gateway too.",
+        )
+    } else {
+        Finding::new(
+            FindingCode::Compressed,
+            Severity::Info,
+            "The stream was compressed",
+            format!("The response was compressed ({how}) and still streamed: the compressor flushes every event."),
+        )
+    };
+    Some(f.evidence(evidence))
+}
+
+/// The `cached_replay` finding: cache headers, or chunks created long before the run.
+pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, .. } = *run;
+    let mut signs: Vec<String> = Vec::new();
+    if let Some(age) = trace
+        .header("age")
+        .and_then(|a| a.trim().parse::<f64>().ok())
+        .filter(|&a| a > 0.0)
+    {
+        signs.push(format!("Age: {age}"));
+    }
+    for name in ["x-cache", "x-cache-status"] {
+        if let Some(v) = trace
+            .header(name)
+            .filter(|v| v.to_ascii_uppercase().contains("HIT"))
+        {
+            signs.push(format!("{name}: {v}"));
+        }
+    }
+    if let Some(v) = trace
+        .header("cf-cache-status")
+        .filter(|v| v.trim().eq_ignore_ascii_case("HIT"))
+    {
+        signs.push(format!("cf-cache-status: {v}"));
+    }
+    if let Some(v) = trace.header("x-varnish") {
+        let ids = v
+            .split_whitespace()
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
+            .count();
+        if ids >= 2 {
+            signs.push(format!("x-varnish: {v}"));
+        }
+    }
+    let created_age_s = analysis
+        .created_unix_s
+        .zip(trace.started_unix_ms)
+        .map(|(created, started)| started / 1000.0 - created);
+    if let Some(age) = created_age_s.filter(|&a| a > REPLAY_AGE_S) {
+        signs.push(format!(
+            "the chunks were created {} before the run",
+            fmt_ms(age * 1000.0)
+        ));
+    }
+    if signs.is_empty() {
+        return None;
+    }
+    Some(
+        Finding::new(
+            FindingCode::CachedReplay,
+            Severity::Warning,
+            "The answer came from a cache",
+            format!(
+                "The response was served from a cache ({}): a stored answer was replayed, so these timings \
+                 measure the cache, not the model.",
+                signs.join("; ")
+            ),
+        )
+        .fix(
+            "Bypass the cache for the stream: send Cache-Control: no-store on streaming responses; in nginx \
+             `proxy_cache off;` for the API location; on a CDN, a cache bypass rule for the API path.",
+        )
+        .evidence(json!({"signs": signs, "age": trace.header("age"), "x_cache": trace.header("x-cache"),
+            "cf_cache_status": trace.header("cf-cache-status"), "x_varnish": trace.header("x-varnish"),
+            "created_unix_s": analysis.created_unix_s, "started_unix_ms": trace.started_unix_ms,
+            "created_age_s": created_age_s})),
+    )
+}
+
+/// The `slow_first_token` finding: a long wait for the first output, then a normal stream.
+pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { trace, analysis, metrics, verdict, .. } = *run;
+    if verdict != Verdict::Streaming || metrics.content_events < 2 {
+        return None;
+    }
+    let ttft = metrics.ttft_ms?;
+    let first = metrics.reasoning_ttft_ms.map_or(ttft, |r| r.min(ttft));
+    let itl_mean = metrics.itl_ms?.mean;
+    if first <= SLOW_FIRST_TOKEN_MS || first <= SLOW_FIRST_TOKEN_FACTOR * itl_mean {
+        return None;
+    }
+    let hidden_reasoning = analysis.reasoning_text.is_empty()
+        && analysis
+            .usage
+            .as_ref()
+            .and_then(|u| u.reasoning_tokens)
+            .is_some_and(|n| n > 0);
+    let (severity, note) = if hidden_reasoning {
+        (
+            Severity::Info,
+            " The model reasoned without streaming its reasoning, which explains part of the wait.",
+        )
+    } else {
+        (Severity::Warning, "")
+    };
+    Some(
+        Finding::new(
+            FindingCode::SlowFirstToken,
+            severity,
+            "Slow first token, then a normal stream",
+            format!(
+                "The first {} came at {} (headers at {}, first byte at {}), then tokens flowed every {} on \
+                 average: the wait was before generation started (prompt processing, queueing behind other \
+                 requests, or a cold start), not on the path, which delivered the rest as it came.{note}",
+                if first < ttft { "reasoning token" } else { "token" },
+                fmt_ms(first),
+                trace.headers_ms.map_or("n/a".into(), fmt_ms),
+                metrics.ttfb_ms.map_or("n/a".into(), fmt_ms),
+                fmt_ms(itl_mean),
+            ),
+        )
+        .fix(
+            "Look at the model server, not the network: its queue and batch limits (vLLM: max_num_seqs, time in \
+             queue), the prompt length (prefill), and cold starts (keep a replica warm, preload the model). Run \
+             again right away: a cold start is fast the second time.",
+        )
+        .evidence(json!({"first_output_ms": first, "ttft_ms": ttft, "headers_ms": trace.headers_ms,
+            "ttfb_ms": metrics.ttfb_ms, "itl_mean_ms": itl_mean, "hidden_reasoning": hidden_reasoning})),
+    )
+}
+
+/// The path rules, in report order.
+pub const PATH_RULES: [Rule; 6] = [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token];
+
+/// Every path finding that applies, in the order of the module docs (none for an HTTP error).
+pub fn path_findings(run: &RunFacts) -> Vec<Finding> {
+    if run.http_failed {
+        return Vec::new();
+    }
+    PATH_RULES.iter().filter_map(|rule| rule(run)).collect()
+}
+
+/// The codes of `findings` that point to why an answer was collected, for the `collected` finding.
+pub fn collected_causes(findings: &[Finding]) -> Vec<FindingCode> {
+    findings
+        .iter()
+        .map(|f| f.code.clone())
+        .filter(|c| {
+            matches!(
+                c,
+                FindingCode::ContentLength | FindingCode::Compressed | FindingCode::CachedReplay | FindingCode::HeadersHeld
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::measure::{DeliveryStats, Metrics};
+    use crate::trace::{ConnectionTiming, Trace, TraceEnd};
+
+    fn content(text: &str) -> String {
+        format!("data: {{\"created\":1700000000,\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
+    }
+
+    fn done() -> String {
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n".into()
+    }
+
+    fn sse(headers_ms: f64, reads: Vec<(f64, String)>) -> Trace {
+        let end = reads.last().map_or(0.0, |r| r.0) + 1.0;
+        Trace::from_reads(
+            200,
+            "text/event-stream",
+            headers_ms,
+            reads,
+            TraceEnd::Complete { at_ms: end },
+        )
+    }
+
+    /// 40 tokens, one per read, 20 ms apart from 300 ms; headers at 10 ms.
+    fn streamed() -> Trace {
+        let mut reads: Vec<(f64, String)> = (0..40)
+            .map(|i| (300.0 + 20.0 * i as f64, content("t")))
+            .collect();
+        reads.push((1100.0, done()));
+        sse(10.0, reads)
+    }
+
+    /// 30 tokens in one read at 2.5 s, headers with them.
+    fn collected() -> Trace {
+        let all: String = (0..30).map(|_| content("t")).collect::<String>() + &done();
+        sse(2499.5, vec![(2500.0, all)])
+    }
+
+    /// 6 bursts of 20 tokens, 400 ms apart; headers at 10 ms.
+    fn buffered() -> Trace {
+        let burst: String = (0..20).map(|_| content("t")).collect();
+        let mut reads: Vec<(f64, String)> = (0..6)
+            .map(|i| (700.0 + 400.0 * i as f64, burst.clone()))
+            .collect();
+        reads.push((2701.0, done()));
+        sse(10.0, reads)
+    }
+
+    fn with_header(mut t: Trace, name: &str, value: &str) -> Trace {
+        t.headers.push((name.into(), value.into()));
+        t
+    }
+
+    /// The verdict and findings of a trace (what its report would say).
+    struct Said {
+        verdict: Verdict,
+        findings: Vec<Finding>,
+    }
+
+    fn report(t: &Trace) -> Said {
+        let a = analyze(t);
+        let m = Metrics::derive(t, &a);
+        let d = DeliveryStats::derive(t, &a);
+        let verdict = crate::verdict::classify_with(t, &a, &m, &d);
+        Said { verdict, findings: crate::findings::diagnose_with(t, &a, &m, &d, verdict) }
+    }
+
+    fn find(t: &Trace, code: FindingCode) -> Option<Finding> {
+        report(t).findings.into_iter().find(|f| f.code == code)
+    }
+
+    #[test]
+    fn the_three_fixtures_have_their_verdicts() {
+        assert_eq!(report(&streamed()).verdict, Verdict::Streaming);
+        assert_eq!(report(&collected()).verdict, Verdict::Collected);
+        assert_eq!(report(&buffered()).verdict, Verdict::Buffered);
+    }
+
+    #[test]
+    fn bursts_finding_carries_the_delivery_evidence() {
+        let f = find(&buffered(), FindingCode::Bursts).unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.evidence["burst_count"], 6);
+        assert_eq!(f.evidence["events_per_burst_mean"], 20.0);
+        assert_eq!(f.evidence["typical_gap_ms"], 400.0);
+        assert_eq!(f.evidence["burst_event_share"], 1.0);
+        assert_eq!(f.evidence["signals"], json!(["bursts"]));
+        assert!(f.evidence["hold_p90_ms"].is_null());
+        assert!(
+            f.detail
+                .contains("120 content events arrived in 6 bursts of 20.0 events"),
+            "{}",
+            f.detail
+        );
+        assert!(f.detail.contains("400 ms of silence"), "{}", f.detail);
+        let fix = f.fix.unwrap();
+        assert!(
+            fix.contains("proxy_buffering off;") && fix.contains("X-Accel-Buffering: no"),
+            "{fix}"
+        );
+        assert!(find(&streamed(), FindingCode::Bursts).is_none());
+    }
+
+    #[test]
+    fn compressed_stream_that_was_held_is_a_warning_with_the_gzip_fix() {
+        let f = find(
+            &with_header(collected(), "content-encoding", "gzip"),
+            FindingCode::Compressed,
+        )
+        .unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.evidence["content_encoding"], "gzip");
+        assert!(f.fix.unwrap().contains("gzip_types"));
+        let f = find(
+            &with_header(buffered(), "content-encoding", "br"),
+            FindingCode::Compressed,
+        )
+        .unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+    }
+
+    #[test]
+    fn compressed_stream_that_still_streamed_is_info() {
+        let f = find(
+            &with_header(streamed(), "content-encoding", "gzip"),
+            FindingCode::Compressed,
+        )
+        .unwrap();
+        assert_eq!((f.severity, f.fix), (Severity::Info, None));
+        assert!(find(
+            &with_header(streamed(), "content-encoding", "identity"),
+            FindingCode::Compressed
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn compression_seen_by_resource_timing_alone() {
+        let mut t = collected();
+        t.connection = Some(ConnectionTiming {
+            encoded_body_bytes: Some(900),
+            decoded_body_bytes: Some(4000),
+            ..ConnectionTiming::default()
+        });
+        let f = find(&t, FindingCode::Compressed).unwrap();
+        assert_eq!(
+            (
+                f.evidence["encoded_body_bytes"].as_u64(),
+                f.evidence["decoded_body_bytes"].as_u64()
+            ),
+            (Some(900), Some(4000))
+        );
+        assert!(
+            f.detail.contains("900 bytes on the wire for 4000 decoded"),
+            "{}",
+            f.detail
+        );
+    }
+
+    #[test]
+    fn resource_timing_without_timing_allow_origin_is_not_compression() {
+        let mut t = streamed();
+        t.connection = Some(ConnectionTiming {
+            encoded_body_bytes: Some(0),
+            decoded_body_bytes: Some(0),
+            ..ConnectionTiming::default()
+        });
+        assert!(find(&t, FindingCode::Compressed).is_none());
+    }
+
+    #[test]
+    fn content_length_on_a_collected_event_stream() {
+        let f = find(
+            &with_header(collected(), "content-length", "5120"),
+            FindingCode::ContentLength,
+        )
+        .unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.evidence["content_length"], 5120);
+        assert!(f.detail.contains("Content-Length: 5120"), "{}", f.detail);
+        assert!(f.fix.unwrap().contains("chunked"));
+        let f = find(
+            &with_header(streamed(), "content-length", "5120"),
+            FindingCode::ContentLength,
+        )
+        .unwrap();
+        assert_eq!(f.severity, Severity::Info);
+    }
+
+    #[test]
+    fn content_length_on_raw_text_is_not_reported() {
+        let t = Trace::from_reads(
+            200,
+            "text/plain",
+            5.0,
+            vec![(10.0, "hello")],
+            TraceEnd::Complete { at_ms: 11.0 },
+        );
+        assert!(find(&with_header(t, "content-length", "5"), FindingCode::ContentLength).is_none());
+    }
+
+    #[test]
+    fn collected_finding_names_causes_and_points_to_the_evidence() {
+        let t = with_header(
+            with_header(collected(), "content-length", "5120"),
+            "content-encoding",
+            "gzip",
+        );
+        let f = find(&t, FindingCode::Collected).unwrap();
+        for words in [
+            "collects the model's answer",
+            "proxy buffering",
+            "compression",
+            "cache",
+        ] {
+            assert!(f.detail.contains(words), "{words}: {}", f.detail);
+        }
+        assert!(
+            f.detail.contains("(content_length)") && f.detail.contains("(compressed)"),
+            "{}",
+            f.detail
+        );
+        assert_eq!(
+            f.evidence["see"],
+            json!(["headers_held", "content_length", "compressed"])
+        );
+    }
+
+    #[test]
+    fn cache_headers_mean_a_replay() {
+        for (name, value) in [
+            ("age", "300"),
+            ("x-cache", "Hit from cloudfront"),
+            ("x-cache-status", "HIT"),
+            ("cf-cache-status", "HIT"),
+            ("x-varnish", "32770 32768"),
+        ] {
+            let f = find(&with_header(streamed(), name, value), FindingCode::CachedReplay)
+                .unwrap_or_else(|| panic!("{name}: {value}"));
+            assert_eq!(f.severity, Severity::Warning);
+            assert!(f.detail.contains(value), "{}", f.detail);
+            assert!(f.fix.unwrap().contains("no-store"));
+        }
+    }
+
+    #[test]
+    fn cache_misses_are_not_a_replay() {
+        for (name, value) in [
+            ("age", "0"),
+            ("x-cache", "MISS"),
+            ("cf-cache-status", "DYNAMIC"),
+            ("x-varnish", "32770"),
+        ] {
+            assert!(
+                find(&with_header(streamed(), name, value), FindingCode::CachedReplay).is_none(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn chunks_created_long_before_the_run_are_a_replay() {
+        let mut t = streamed();
+        t.started_unix_ms = Some(1_700_000_000_000.0 + 3_600_000.0);
+        let f = find(&t, FindingCode::CachedReplay).unwrap();
+        assert_eq!(f.evidence["created_age_s"], 3600.0);
+        assert!(f.detail.contains("created"), "{}", f.detail);
+        t.started_unix_ms = Some(1_700_000_000_000.0 + 5_000.0);
+        assert!(find(&t, FindingCode::CachedReplay).is_none(), "5 s old is live");
+        t.started_unix_ms = None;
+        assert!(
+            find(&t, FindingCode::CachedReplay).is_none(),
+            "no wall clock, no comparison"
+        );
+    }
+
+    #[test]
+    fn headers_held_with_the_body_of_a_collected_answer() {
+        let f = find(&collected(), FindingCode::HeadersHeld).unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(
+            (
+                f.evidence["headers_ms"].as_f64(),
+                f.evidence["ttfb_ms"].as_f64()
+            ),
+            (Some(2499.5), Some(2500.0))
+        );
+    }
+
+    #[test]
+    fn headers_with_the_first_event_on_a_healthy_stream_is_not_reported() {
+        // The server sends its headers with the first token, 300 ms in: normal, adds nothing.
+        let mut t = streamed();
+        t.headers_ms = Some(299.5);
+        assert!(find(&t, FindingCode::HeadersHeld).is_none());
+        // Buffered, but the headers came at once: the body was held, not the response start.
+        assert!(find(&buffered(), FindingCode::HeadersHeld).is_none());
+    }
+
+    #[test]
+    fn late_headers_with_the_first_byte_on_a_stream_are_info() {
+        let mut reads: Vec<(f64, String)> = (0..10)
+            .map(|i| (1500.0 + 20.0 * i as f64, content("t")))
+            .collect();
+        reads.push((1700.0, done()));
+        let f = find(&sse(1499.0, reads), FindingCode::HeadersHeld).unwrap();
+        assert_eq!(f.severity, Severity::Info);
+    }
+
+    #[test]
+    fn slow_first_token_then_normal_cadence() {
+        let mut reads: Vec<(f64, String)> = (0..30)
+            .map(|i| (2000.0 + 20.0 * i as f64, content("t")))
+            .collect();
+        reads.push((2600.0, done()));
+        let f = find(&sse(15.0, reads), FindingCode::SlowFirstToken).unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(
+            (
+                f.evidence["ttft_ms"].as_f64(),
+                f.evidence["itl_mean_ms"].as_f64()
+            ),
+            (Some(2000.0), Some(20.0))
+        );
+        assert!(
+            f.detail.contains("2.00 s") && f.detail.contains("20.0 ms"),
+            "{}",
+            f.detail
+        );
+        assert!(f.fix.unwrap().contains("queue"));
+    }
+
+    #[test]
+    fn slow_first_token_needs_a_wait_far_above_the_cadence() {
+        // 1.2 s to the first token of a 100 ms/token model: 12 gaps, not a separate problem.
+        let reads: Vec<(f64, String)> = (0..10)
+            .map(|i| (1200.0 + 100.0 * i as f64, content("t")))
+            .collect();
+        assert!(find(&sse(15.0, reads), FindingCode::SlowFirstToken).is_none());
+        assert!(find(&streamed(), FindingCode::SlowFirstToken).is_none());
+        assert!(
+            find(&collected(), FindingCode::SlowFirstToken).is_none(),
+            "collected is the path, not the model"
+        );
+    }
+
+    #[test]
+    fn hidden_reasoning_makes_a_slow_first_token_info() {
+        let mut reads: Vec<(f64, String)> = (0..30)
+            .map(|i| (3000.0 + 20.0 * i as f64, content("t")))
+            .collect();
+        reads.push((3700.0, "data: {\"choices\":[],\"usage\":{\"completion_tokens\":400,\"completion_tokens_details\":{\"reasoning_tokens\":370}}}\n\n".into()));
+        let f = find(&sse(15.0, reads), FindingCode::SlowFirstToken).unwrap();
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!(f.evidence["hidden_reasoning"], true);
+    }
+
+    #[test]
+    fn http_errors_get_no_path_findings() {
+        let t = Trace::from_reads(
+            503,
+            "text/plain",
+            5.0,
+            vec![(10.0, "down")],
+            TraceEnd::Complete { at_ms: 11.0 },
+        );
+        let t = with_header(with_header(t, "age", "30"), "content-encoding", "gzip");
+        let a = analyze(&t);
+        let m = Metrics::derive(&t, &a);
+        let d = DeliveryStats::derive(&t, &a);
+        assert!(path_findings(&RunFacts::new(&t, &a, &m, &d, Verdict::Failed)).is_empty());
+    }
+}

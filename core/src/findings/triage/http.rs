@@ -1,0 +1,471 @@
+//! HTTP error triage: one finding for a status of 400 or above, as specific as the status, the readable
+//! headers and the error body (see [`crate::dialect::error_body`]) allow.
+//!
+//! Codes, first match wins:
+//! - `proxy_error_page`: the body is an HTML page (a proxy's or web server's own error page, e.g. nginx's
+//!   `502 Bad Gateway`), naming the proxy when the page or the `Server` header says it;
+//! - `auth`: 401 or 403 (with a separate hint when the typed key had stray whitespace, or no key was sent);
+//! - `model_not_found`: 400, 404 or 422 whose error says the model does not exist (`model_not_found` code,
+//!   "The model `x` does not exist", DeepSeek "Model Not Exist", Anthropic `not_found_error` about a
+//!   model, Ollama "model … not found"), listing the ids the page's `…/models` probes found;
+//! - `rate_limited`: 429, with `Retry-After` when the header is readable;
+//! - `http_error`: everything else, with plain advice for the status.
+
+use serde_json::{json, Value};
+
+use crate::dialect::error_body::{ErrorBody, ErrorShape};
+use crate::findings::{Finding, FindingCode, Severity, Suggestion};
+use crate::trace::Trace;
+
+/// The triage finding for an HTTP error status, or `None` when the status is below 400 or unknown.
+pub fn http_finding(trace: &Trace) -> Option<Finding> {
+    let status = trace.status.filter(|&s| s >= 400)?;
+    let body = ErrorBody::of_trace(trace);
+    let evidence = json!({
+        "status": status,
+        "message": body.summary(),
+        "error_type": body.error_type,
+        "error_code": body.code,
+        "body_shape": body.shape,
+        "retry_after": trace.header("retry-after"),
+    });
+    let finding = if body.shape == Some(ErrorShape::Html) {
+        proxy_error_page(status, &body)
+    } else if matches!(status, 401 | 403) {
+        auth(trace, status, &body)
+    } else if matches!(status, 400 | 404 | 422) && is_model_not_found(&body) {
+        model_not_found(trace, status, &body)
+    } else if status == 429 {
+        rate_limited(trace, &body)
+    } else {
+        let detail = match body.summary() {
+            Some(m) => format!("The server answered HTTP {status}: {m}"),
+            None => format!("The server answered HTTP {status} with an empty body."),
+        };
+        Finding::new(FindingCode::HttpError, Severity::Error, format!("HTTP {status}"), detail).fix(status_advice(status))
+    };
+    Some(merge_evidence(finding, evidence))
+}
+
+/// Plain advice for an error status, whoever sent it.
+pub fn status_advice(status: u16) -> String {
+    match status {
+        400 => "The server rejected the request body (400 Bad Request): check the JSON fields (model, messages, \
+            stream, max_tokens) against the provider's API reference."
+            .into(),
+        401 => "The API key is missing, expired or wrong: check the Authorization header (`Bearer <key>`).".into(),
+        403 => "The key is not allowed to do this: check its permissions, the account's plan or region, and any \
+            IP allow-list or gateway policy in front of the API."
+            .into(),
+        404 => "The path is wrong (404 Not Found): compare the URL with the documented endpoint \
+            (…/v1/chat/completions). A base URL that already ends in /v1 plus a client that adds /v1 again gives \
+            /v1/v1/…; a base without /v1 where the server needs it gives /chat/completions; a proxy may also \
+            rewrite the path."
+            .into(),
+        405 => "The method is not allowed here: chat completions need POST; check that the URL is the API, not a \
+            web page."
+            .into(),
+        408 => "The server timed out waiting for the request (408 Request Timeout): a slow or stalled upload, or a \
+            proxy's client time-out; retry, and check the proxy's client_body_timeout."
+            .into(),
+        413 => "The request body is too large for the server or a proxy (413): shorten the prompt, or raise the \
+            limit (nginx: client_max_body_size)."
+            .into(),
+        422 => "The server understood the JSON but rejected a parameter (422 Unprocessable): check each field's \
+            name, type and range (max_tokens, temperature, messages format) against the API reference."
+            .into(),
+        429 => "Rate limited or out of quota: lower the request rate or concurrency, check the account's quota, \
+            and retry after the time in the Retry-After header."
+            .into(),
+        500 => "The server failed while handling the request (500): check its logs; retry once and report it to \
+            the provider if it persists."
+            .into(),
+        502 => "A gateway got no valid answer from the model server (502 Bad Gateway): check that the upstream is \
+            up and the proxy points at the right address and port."
+            .into(),
+        503 => "The server is overloaded, starting (loading the model) or in maintenance (503): retry later, and \
+            check its health and capacity."
+            .into(),
+        504 | 524 => "A gateway gave up waiting for the model server (504 Gateway Timeout): check that the upstream \
+            is up and not queueing, and raise the proxy's read time-out (nginx: proxy_read_timeout)."
+            .into(),
+        529 => "The provider is overloaded (529): retry later with back-off.".into(),
+        s if s < 500 => "The server refused the request: check the URL, the key and the request body.".into(),
+        _ => "The server or a proxy in front of it failed: check their logs.".into(),
+    }
+}
+
+/// Adds `extra`'s keys to the finding's evidence (keeping the finding's own values).
+fn merge_evidence(mut finding: Finding, extra: Value) -> Finding {
+    if let (Value::Object(own), Value::Object(extra)) = (&mut finding.evidence, extra) {
+        for (k, v) in extra {
+            own.entry(k).or_insert(v);
+        }
+    }
+    finding
+}
+
+fn proxy_error_page(status: u16, body: &ErrorBody) -> Finding {
+    let who = body.server.clone().unwrap_or_else(|| "A proxy or web server".to_string());
+    let title = body.message.as_deref().map_or(String::new(), |t| format!(" (\"{t}\")"));
+    let specific = match status {
+        502 => format!("{who} could not connect to the model server or got a broken answer from it: check that the \
+            upstream is running and that the proxy points at the right address and port (nginx: proxy_pass), \
+            and read the proxy's error log."),
+        504 => format!("{who} gave up waiting for the model server: check the upstream's queue and raise the \
+            proxy's read time-out (nginx: proxy_read_timeout)."),
+        503 => format!("{who} has no healthy upstream, or is rate limiting or in maintenance: check the upstream's \
+            health checks and the proxy's limits."),
+        404 => format!("{who} has no route for this path: check the URL, and the proxy's routing (nginx: the \
+            location block and proxy_pass path)."),
+        413 => format!("{who} refused the request body as too large: raise its limit (nginx: \
+            client_max_body_size) or send less."),
+        401 | 403 => format!("{who} refused the request before it reached the API (basic auth, a WAF, an IP \
+            allow-list): check the proxy's access rules."),
+        _ => status_advice(status),
+    };
+    Finding::new(
+        FindingCode::ProxyErrorPage,
+        Severity::Error,
+        format!("HTTP {status} from {}", body.server.as_deref().unwrap_or("a proxy")),
+        format!(
+            "{who} answered HTTP {status} with its own HTML error page{title}, not a JSON answer from the API: \
+             the request did not get through to the model server, or its answer did not get back."
+        ),
+    )
+    .fix(specific)
+    .evidence(json!({"server": body.server, "page_title": body.message}))
+}
+
+fn auth(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
+    let key_sent = trace
+        .request
+        .header_names
+        .iter()
+        .any(|n| ["authorization", "x-api-key", "api-key"].iter().any(|k| n.eq_ignore_ascii_case(k)));
+    let whitespace = trace.request.key_has_whitespace;
+    let said = body.summary().map_or(String::new(), |m| format!(": {m}"));
+    let mut hints = Vec::new();
+    if whitespace {
+        hints.push("The API key typed in the form starts or ends with whitespace (a space or line break pasted \
+            with it): remove it and run again."
+            .to_string());
+    }
+    if !key_sent {
+        hints.push("No API key was sent: type it in the form's API key field (sent as Authorization: Bearer …).".into());
+    }
+    hints.push(status_advice(status));
+    let title = if status == 401 { "The API key was refused (401)" } else { "Access denied (403)" };
+    Finding::new(FindingCode::Auth, Severity::Error, title, format!("The server answered HTTP {status}{said}"))
+        .fix(hints.join(" "))
+        .evidence(json!({"key_sent": key_sent, "key_has_whitespace": whitespace}))
+}
+
+/// Whether an error body says the requested model does not exist.
+fn is_model_not_found(body: &ErrorBody) -> bool {
+    let lower = |s: &Option<String>| s.as_deref().unwrap_or("").to_ascii_lowercase();
+    let (code, kind, message) = (lower(&body.code), lower(&body.error_type), lower(&body.message));
+    if code == "model_not_found" || kind == "model_not_found" {
+        return true;
+    }
+    if !message.contains("model") {
+        return false;
+    }
+    kind == "not_found_error"
+        || ["does not exist", "not exist", "not found", "unknown model", "no such model", "invalid model"]
+            .iter()
+            .any(|p| message.contains(p))
+}
+
+fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
+    let model = body.message.as_deref().and_then(quoted_model);
+    let mut ids: Vec<String> = Vec::new();
+    let mut probed = Vec::new();
+    for p in &trace.probes.models {
+        probed.push(json!({"url": p.url, "status": p.status}));
+        for id in &p.ids {
+            if !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    let closest = model.as_deref().and_then(|m| closest_id(m, &ids));
+    let shown: Vec<&str> = ids.iter().take(20).map(String::as_str).collect();
+    let alternatives = if ids.is_empty() {
+        "No models list could be read (GET …/models); copy the id from the provider's models page.".to_string()
+    } else {
+        format!(
+            "The server lists {}: {}{}.",
+            if ids.len() == 1 { "this model" } else { "these models" },
+            shown.join(", "),
+            if ids.len() > shown.len() { ", …" } else { "" }
+        )
+    };
+    let mean = closest.as_deref().map_or(String::new(), |c| format!(" Did you mean {c}?"));
+    let finding = Finding::new(
+        FindingCode::ModelNotFound,
+        Severity::Error,
+        format!("The model {}does not exist here", model.as_deref().map_or(String::new(), |m| format!("{m} "))),
+        format!(
+            "The server answered HTTP {status}: {}. {alternatives}{mean}",
+            body.summary().unwrap_or_default()
+        ),
+    )
+    .fix("Copy the model id exactly from the server's models list (GET <base>/models) instead of typing it; ids \
+        are case-sensitive and often carry a date or size suffix.")
+    .evidence(json!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}));
+    if ids.is_empty() {
+        finding
+    } else {
+        finding.suggest(Suggestion::Models { ids, closest })
+    }
+}
+
+/// The model id quoted in an error message: between backticks or quotes, or after `model: `.
+fn quoted_model(message: &str) -> Option<String> {
+    for q in ['`', '"', '\''] {
+        let mut parts = message.split(q);
+        if let (Some(_), Some(inner), Some(_)) = (parts.next(), parts.next(), parts.next()) {
+            if !inner.trim().is_empty() && !inner.contains(' ') {
+                return Some(inner.to_string());
+            }
+        }
+    }
+    let lower = message.to_ascii_lowercase();
+    let at = lower.find("model: ")? + "model: ".len();
+    message.get(at..)?.split_whitespace().next().map(|m| m.trim_end_matches(['.', ',']).to_string())
+}
+
+/// The listed id closest to `model` (edit distance at most a third of its length), if any.
+fn closest_id(model: &str, ids: &[String]) -> Option<String> {
+    let target = model.to_ascii_lowercase();
+    ids.iter()
+        .map(|id| (edit_distance(&target, &id.to_ascii_lowercase()), id))
+        .filter(|(d, _)| *d <= (target.chars().count() / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, id)| id.clone())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
+            diagonal = up;
+        }
+    }
+    row[b.len()]
+}
+
+fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
+    let retry_after = trace.header("retry-after").map(str::trim).filter(|v| !v.is_empty());
+    let message = body.summary().unwrap_or_default();
+    let lower = message.to_ascii_lowercase();
+    let quota = ["quota", "insufficient", "billing", "credit", "balance"].iter().any(|w| lower.contains(w));
+    let limits: serde_json::Map<String, Value> = trace
+        .headers
+        .iter()
+        .filter(|(n, _)| n.starts_with("x-ratelimit-") || n.starts_with("anthropic-ratelimit-"))
+        .map(|(n, v)| (n.clone(), Value::from(v.as_str())))
+        .collect();
+    let when = match retry_after {
+        Some(v) if v.parse::<f64>().is_ok() => format!(" The server says to retry after {v} s (Retry-After)."),
+        Some(v) => format!(" The server says to retry after {v} (Retry-After)."),
+        None => " No Retry-After header was readable (a cross-origin server must list it in \
+            Access-Control-Expose-Headers for the page to see it)."
+            .to_string(),
+    };
+    let (title, fix) = if quota {
+        (
+            "Out of quota or credits (429)",
+            "The account's quota or balance is used up: retrying will not help; add credits or raise the \
+             quota, or use another key.",
+        )
+    } else {
+        (
+            "Rate limited (429)",
+            "Too many requests or tokens per minute: wait for the Retry-After time, lower the request rate or \
+             concurrency, and retry with exponential back-off.",
+        )
+    };
+    let said = if message.is_empty() { String::new() } else { format!(": {message}") };
+    Finding::new(FindingCode::RateLimited, Severity::Error, title, format!("The server answered HTTP 429{said}.{when}"))
+        .fix(fix)
+        .evidence(json!({"retry_after": retry_after, "quota": quota, "limits": limits}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{ModelsProbe, TraceEnd};
+
+    fn error(status: u16, ct: &str, body: &str) -> Trace {
+        Trace::from_reads(status, ct, 40.0, vec![(50.0, body.to_string())], TraceEnd::Complete { at_ms: 51.0 })
+    }
+
+    fn json_error(status: u16, body: &str) -> Trace {
+        error(status, "application/json", body)
+    }
+
+    fn finding(t: &Trace) -> Finding {
+        http_finding(t).expect("a finding")
+    }
+
+    fn openai(message: &str, kind: &str, code: &str) -> String {
+        json!({"error": {"message": message, "type": kind, "param": null, "code": code}}).to_string()
+    }
+
+    fn anthropic(kind: &str, message: &str) -> String {
+        json!({"type": "error", "error": {"type": kind, "message": message}}).to_string()
+    }
+
+    #[test]
+    fn no_finding_below_400() {
+        assert!(http_finding(&json_error(200, "{}")).is_none());
+        assert!(http_finding(&Trace::default()).is_none());
+    }
+
+    #[test]
+    fn each_plain_status_has_its_own_advice() {
+        let cases = [
+            (400, "request body"),
+            (404, "/v1/v1"),
+            (408, "timed out"),
+            (413, "client_max_body_size"),
+            (422, "parameter"),
+            (500, "logs"),
+            (502, "upstream"),
+            (503, "overloaded"),
+            (504, "proxy_read_timeout"),
+        ];
+        for (status, words) in cases {
+            let f = finding(&json_error(status, &openai("something went wrong", "server_error", "x")));
+            assert_eq!(f.code, FindingCode::HttpError, "{status}");
+            assert_eq!(f.severity, Severity::Error);
+            assert!(f.fix.as_deref().unwrap().contains(words), "{status}: {:?}", f.fix);
+            assert!(f.detail.contains("something went wrong"), "{status}: {}", f.detail);
+            assert_eq!(f.evidence["status"], status);
+        }
+        let f = finding(&json_error(500, ""));
+        assert!(f.detail.contains("empty body"), "{}", f.detail);
+    }
+
+    #[test]
+    fn auth_on_401_and_403_in_every_shape() {
+        for (status, body) in [
+            (401, openai("Incorrect API key provided: sk-abc.", "invalid_request_error", "invalid_api_key")),
+            (401, openai("Authentication Fails (no such user)", "authentication_error", "invalid_request_error")),
+            (401, anthropic("authentication_error", "invalid x-api-key")),
+            (403, anthropic("permission_error", "Your API key does not have permission")),
+            (401, String::new()),
+        ] {
+            let f = finding(&json_error(status, &body));
+            assert_eq!(f.code, FindingCode::Auth, "{status} {body}");
+            assert_eq!(f.evidence["status"], status);
+        }
+        let f = finding(&json_error(403, "{}"));
+        assert!(f.title.contains("403") && f.fix.unwrap().contains("permissions"));
+    }
+
+    #[test]
+    fn auth_hints_for_whitespace_and_a_missing_key() {
+        let mut t = json_error(401, &openai("Incorrect API key provided", "invalid_request_error", "invalid_api_key"));
+        let f = finding(&t);
+        assert!(f.fix.as_deref().unwrap().starts_with("No API key was sent"), "{:?}", f.fix);
+        assert_eq!(f.evidence["key_sent"], false);
+        t.request.header_names = vec!["Authorization".into()];
+        t.request.key_has_whitespace = true;
+        let f = finding(&t);
+        assert!(f.fix.as_deref().unwrap().starts_with("The API key typed in the form starts or ends with whitespace"));
+        assert_eq!((f.evidence["key_sent"].clone(), f.evidence["key_has_whitespace"].clone()), (json!(true), json!(true)));
+        t.request.key_has_whitespace = false;
+        assert!(!finding(&t).fix.unwrap().contains("whitespace (a space"));
+    }
+
+    #[test]
+    fn model_not_found_in_every_shape() {
+        for (status, body) in [
+            (404, openai("The model `gpt-5x` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found")),
+            (400, openai("Model Not Exist", "invalid_request_error", "invalid_request_error")),
+            (404, anthropic("not_found_error", "model: claude-3-opus-20990101")),
+            (404, json!({"error": "model \"llama9\" not found, try pulling it first"}).to_string()),
+            (400, openai("The model `x` does not exist", "invalid_request_error", "")),
+        ] {
+            let f = finding(&json_error(status, &body));
+            assert_eq!(f.code, FindingCode::ModelNotFound, "{body}");
+        }
+        let f = finding(&json_error(404, &anthropic("not_found_error", "model: claude-x")));
+        assert_eq!(f.evidence["model"], "claude-x");
+        // A 404 about something else is a wrong path, a 400 about max_tokens a bad body.
+        assert_eq!(finding(&json_error(404, &openai("Invalid URL (POST /v1/v1/chat/completions)", "invalid_request_error", ""))).code, FindingCode::HttpError);
+        assert_eq!(finding(&json_error(400, &openai("max_tokens is too large for this model", "invalid_request_error", ""))).code, FindingCode::HttpError);
+        assert_eq!(finding(&json_error(500, &openai("model server crashed; model not found", "server_error", ""))).code, FindingCode::HttpError);
+    }
+
+    #[test]
+    fn model_not_found_lists_the_probed_models_and_the_closest() {
+        let mut t = json_error(404, &openai("The model `lab-20ms` does not exist", "invalid_request_error", "model_not_found"));
+        let f = finding(&t);
+        assert!(f.detail.contains("No models list"), "{}", f.detail);
+        t.probes.models = vec![
+            ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200), ids: vec!["streamscope-lab".into(), "lab-10ms".into(), "lab-40ms".into()] },
+            ModelsProbe { url: "http://lab/v1/v1/models".into(), status: Some(404), ids: vec![] },
+        ];
+        let f = finding(&t);
+        assert_eq!(f.evidence["model"], "lab-20ms");
+        assert_eq!(f.evidence["alternatives"], json!(["streamscope-lab", "lab-10ms", "lab-40ms"]));
+        assert!(f.detail.contains("streamscope-lab, lab-10ms, lab-40ms"), "{}", f.detail);
+        assert!(f.evidence["closest"] == "lab-10ms" || f.evidence["closest"] == "lab-40ms");
+        assert_eq!(f.evidence["probes"][1]["status"], 404);
+    }
+
+    #[test]
+    fn rate_limited_with_and_without_retry_after() {
+        let mut t = json_error(429, &openai("Rate limit reached for requests", "rate_limit_error", "rate_limit_exceeded"));
+        let f = finding(&t);
+        assert_eq!(f.code, FindingCode::RateLimited);
+        assert!(f.detail.contains("No Retry-After"), "{}", f.detail);
+        t.headers.push(("retry-after".into(), "7".into()));
+        t.headers.push(("x-ratelimit-remaining-requests".into(), "0".into()));
+        let f = finding(&t);
+        assert!(f.detail.contains("retry after 7 s"), "{}", f.detail);
+        assert_eq!(f.evidence["retry_after"], "7");
+        assert_eq!(f.evidence["limits"]["x-ratelimit-remaining-requests"], "0");
+        let f = finding(&json_error(429, &openai("You exceeded your current quota", "insufficient_quota", "insufficient_quota")));
+        assert_eq!((f.code.as_str(), f.evidence["quota"].clone()), ("rate_limited", json!(true)));
+        assert!(f.fix.unwrap().contains("retrying will not help"));
+        assert_eq!(finding(&json_error(429, &anthropic("rate_limit_error", "slow down"))).code, FindingCode::RateLimited);
+    }
+
+    #[test]
+    fn nginx_html_page_is_a_proxy_error_page() {
+        let page = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n";
+        let f = finding(&error(502, "text/html", page));
+        assert_eq!(f.code, FindingCode::ProxyErrorPage);
+        assert_eq!(f.evidence["server"], "nginx");
+        assert_eq!(f.evidence["page_title"], "502 Bad Gateway");
+        assert!(f.title.contains("nginx") && f.detail.contains("HTML error page"), "{} / {}", f.title, f.detail);
+        assert!(f.fix.unwrap().contains("proxy_pass"));
+        let f = finding(&error(504, "text/html", &page.replace("502 Bad Gateway", "504 Gateway Time-out")));
+        assert!(f.fix.unwrap().contains("proxy_read_timeout"));
+        // An HTML 401 from a proxy is the proxy's refusal, not the API's.
+        let f = finding(&error(401, "text/html", "<html><head><title>401 Authorization Required</title></head></html>"));
+        assert_eq!(f.code, FindingCode::ProxyErrorPage);
+        assert!(f.detail.starts_with("A proxy or web server"), "{}", f.detail);
+    }
+
+    #[test]
+    fn garbage_bodies_never_panic() {
+        for body in ["\u{0}\u{1}", "{", "<html><title>", "`", "model: ", "`model` `", "\"model\" does not exist"] {
+            for status in [400, 401, 404, 429, 502, 599] {
+                let _ = finding(&json_error(status, body));
+            }
+        }
+        assert_eq!(quoted_model("model: "), None);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

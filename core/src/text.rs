@@ -1,0 +1,145 @@
+//! How numbers read in words: THE formatter for times and sizes (findings, Markdown, compare sentences
+//! and the page all call these), plus small text helpers.
+//!
+//! Times keep about three significant digits: `5.2 ms` and `12.3 ms` below 100 ms, `850 ms` below 1 s,
+//! `3.20 s` below 10 s, `12.3 s` below 100 s, `125 s` above. Sizes: `812 B`, `4.0 KiB`, `1.00 MiB`.
+
+/// Declares an enum of known snake_case names plus `Other(String)`, serialised as the bare string (so an
+/// unknown name read back from an older or newer report is kept, not refused).
+macro_rules! string_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )*
+            /// Any other name, kept as it was read.
+            Other(String),
+        }
+
+        impl $name {
+            /// The name as serialised.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( $name::$variant => $text, )*
+                    $name::Other(s) => s.as_str(),
+                }
+            }
+
+            /// The value for a name; an unknown name is kept as `Other`.
+            pub fn from_name(name: &str) -> Self {
+                match name {
+                    $( $text => $name::$variant, )*
+                    other => $name::Other(other.to_string()),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let name = <String as serde::Deserialize>::deserialize(d)?;
+                Ok($name::from_name(&name))
+            }
+        }
+    };
+}
+
+/// A duration in ms for people: `5.2 ms`, `12.3 ms`, `850 ms`, `3.20 s`, `12.3 s`, `125 s`; `n/a` when
+/// not finite.
+pub fn ms(ms: f64) -> String {
+    let a = ms.abs();
+    if !ms.is_finite() {
+        "n/a".to_string()
+    } else if a < 99.95 {
+        format!("{ms:.1} ms")
+    } else if a < 999.5 {
+        format!("{ms:.0} ms")
+    } else if a < 9_995.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else if a < 99_950.0 {
+        format!("{:.1} s", ms / 1000.0)
+    } else {
+        format!("{:.0} s", ms / 1000.0)
+    }
+}
+
+/// [`ms`] of a value that may be missing, with `none` in its place.
+pub fn ms_or(value: Option<f64>, none: &str) -> String {
+    value.map_or_else(|| none.to_string(), ms)
+}
+
+/// A size in bytes for people: `812 B`, `4.0 KiB`, `1.00 MiB`.
+pub fn bytes(bytes: f64) -> String {
+    const KIB: f64 = 1024.0;
+    if bytes.abs() >= KIB * KIB {
+        format!("{:.2} MiB", bytes / (KIB * KIB))
+    } else if bytes.abs() >= KIB {
+        format!("{:.1} KiB", bytes / KIB)
+    } else {
+        format!("{bytes:.0} B")
+    }
+}
+
+/// `1 read`, `2 reads`: a count with the right noun.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Cuts a string to at most `max_chars` characters.
+pub fn truncate_chars(s: &str, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_keep_three_significant_digits() {
+        assert_eq!(ms(5.25), "5.2 ms");
+        assert_eq!(ms(12.0), "12.0 ms");
+        assert_eq!(ms(99.96), "100 ms");
+        assert_eq!(ms(850.4), "850 ms");
+        assert_eq!(ms(999.7), "1.00 s");
+        assert_eq!(ms(3200.0), "3.20 s");
+        assert_eq!(ms(12_000.0), "12.0 s");
+        assert_eq!(ms(125_000.0), "125 s");
+        assert_eq!(ms(-340.0), "-340 ms");
+        assert_eq!(ms(f64::NAN), "n/a");
+        assert_eq!(ms_or(None, "–"), "–");
+    }
+
+    #[test]
+    fn sizes_in_binary_units() {
+        assert_eq!(bytes(812.0), "812 B");
+        assert_eq!(bytes(1010.0), "1010 B");
+        assert_eq!(bytes(4096.0), "4.0 KiB");
+        assert_eq!(bytes(1024.0 * 1024.0), "1.00 MiB");
+    }
+
+    #[test]
+    fn plural_and_truncate() {
+        assert_eq!(plural(1, "read", "reads"), "1 read");
+        assert_eq!(plural(2, "read", "reads"), "2 reads");
+        assert_eq!(truncate_chars("héllo", 2), "hé");
+    }
+}

@@ -1,0 +1,424 @@
+//! Incremental Server-Sent Events parser over bytes, lenient per the WHATWG spec.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r` (also split across reads). Each complete line is decoded as
+//! UTF-8 on its own, so a code point split across reads is fine; invalid bytes become U+FFFD and parsing
+//! goes on (the count is kept). Fields: `data` (several lines joined with `\n`), `event`, `id`, `retry`;
+//! unknown fields are ignored, a line without a colon is a field with an empty value, one space after the
+//! colon is stripped, a leading byte-order mark is dropped. An event is dispatched on a blank line when it
+//! has data; comment lines (`:` first) are reported so keep-alives can be counted.
+//!
+//! One deliberate difference from the spec: at the end of the stream, [`SseParser::finish`] handles a
+//! final unterminated line and dispatches a pending event, so a server that omits the last blank line
+//! still has its last event measured.
+
+use serde::{Deserialize, Serialize};
+
+use super::lines::LineSplitter;
+use super::utf8::decode_lossy;
+
+/// One thing the parser found in the stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SseItem {
+    /// A dispatched event (a blank line ended a block that had at least one `data` line).
+    Event {
+        /// The `event` field, `None` when absent or empty (the spec's default type `message`).
+        event: Option<String>,
+        /// The data lines joined with `\n`.
+        data: String,
+        /// The last event id in force (it persists across events per the spec), `None` when empty.
+        id: Option<String>,
+    },
+    /// A comment line (`:` first), with the text after the colon (one leading space stripped).
+    Comment(String),
+    /// A valid `retry` field: the reconnection time the server asked for, in ms.
+    Retry(u64),
+}
+
+/// The event being assembled from field lines.
+#[derive(Debug, Default, Clone)]
+struct EventState {
+    data: String,
+    has_data: bool,
+    event_type: String,
+    last_event_id: String,
+    replaced_utf8: usize,
+    first_line_done: bool,
+}
+
+impl EventState {
+    fn line(&mut self, raw: &[u8], out: &mut Vec<SseItem>) {
+        let mut raw = raw;
+        if !self.first_line_done {
+            self.first_line_done = true;
+            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+        }
+        if raw.is_empty() {
+            self.dispatch(out);
+            return;
+        }
+        let (line, replaced) = decode_lossy(raw);
+        self.replaced_utf8 += replaced;
+        let line: &str = &line;
+        if let Some(comment) = line.strip_prefix(':') {
+            out.push(SseItem::Comment(strip_one_space(comment).to_string()));
+            return;
+        }
+        let (name, value) = match line.find(':') {
+            Some(i) => (&line[..i], strip_one_space(&line[i + 1..])),
+            None => (line, ""),
+        };
+        match name {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event_type = value.to_string(),
+            "id" if !value.contains('\0') => self.last_event_id = value.to_string(),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                if let Ok(ms) = value.parse::<u64>() {
+                    out.push(SseItem::Retry(ms));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<SseItem>) {
+        let event_type = std::mem::take(&mut self.event_type);
+        if !self.has_data {
+            return;
+        }
+        self.has_data = false;
+        out.push(SseItem::Event {
+            event: non_empty(event_type),
+            data: std::mem::take(&mut self.data),
+            id: non_empty(self.last_event_id.clone()),
+        });
+    }
+}
+
+fn strip_one_space(s: &str) -> &str {
+    s.strip_prefix(' ').unwrap_or(s)
+}
+
+fn non_empty(s: String) -> Option<String> {
+    if s.is_empty() {
+        None
+    } else {
+        Some(s)
+    }
+}
+
+/// Parses an SSE byte stream read by read.
+#[derive(Debug, Default, Clone)]
+pub struct SseParser {
+    lines: LineSplitter,
+    state: EventState,
+}
+
+impl SseParser {
+    /// A parser at the start of a stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses the bytes of one read and returns what they completed.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<SseItem> {
+        let mut out = Vec::new();
+        self.lines.feed(bytes);
+        while let Some(line) = self.lines.next_line() {
+            self.state.line(line, &mut out);
+        }
+        out
+    }
+
+    /// Ends the stream: handles a final unterminated line and dispatches a pending event.
+    pub fn finish(&mut self) -> Vec<SseItem> {
+        let mut out = Vec::new();
+        if let Some(rest) = self.lines.take_rest() {
+            self.state.line(&rest, &mut out);
+        }
+        self.state.dispatch(&mut out);
+        out
+    }
+
+    /// Length in bytes of the longest line so far (terminator excluded, the line in progress included).
+    pub fn longest_line_bytes(&self) -> usize {
+        self.lines.longest_line_bytes()
+    }
+
+    /// Bytes held for the line still being received (at most [`super::lines::MAX_LINE_BYTES`]).
+    pub fn pending_len_bytes(&self) -> usize {
+        self.lines.pending_len_bytes()
+    }
+
+    /// How many invalid UTF-8 sequences were replaced with U+FFFD so far.
+    pub fn replaced_utf8_sequences(&self) -> usize {
+        self.state.replaced_utf8
+    }
+
+    /// The last event id set by the stream, if any.
+    pub fn last_event_id(&self) -> Option<&str> {
+        Some(self.state.last_event_id.as_str()).filter(|s| !s.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(data: &str) -> SseItem {
+        SseItem::Event {
+            event: None,
+            data: data.into(),
+            id: None,
+        }
+    }
+
+    fn parse(reads: &[&[u8]]) -> Vec<SseItem> {
+        let mut p = SseParser::new();
+        let mut out = Vec::new();
+        for r in reads {
+            out.extend(p.push(r));
+        }
+        out.extend(p.finish());
+        out
+    }
+
+    #[test]
+    fn lf_line_endings() {
+        assert_eq!(parse(&[b"data: a\n\ndata: b\n\n"]), vec![ev("a"), ev("b")]);
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        assert_eq!(
+            parse(&[b"data: a\r\n\r\ndata: b\r\n\r\n"]),
+            vec![ev("a"), ev("b")]
+        );
+    }
+
+    #[test]
+    fn lone_cr_line_endings() {
+        assert_eq!(parse(&[b"data: a\r\rdata: b\r\r"]), vec![ev("a"), ev("b")]);
+    }
+
+    #[test]
+    fn mixed_line_endings() {
+        assert_eq!(
+            parse(&[b"data: a\r\n\ndata: b\r\rdata: c\n\r\n"]),
+            vec![ev("a"), ev("b"), ev("c")]
+        );
+    }
+
+    #[test]
+    fn cr_at_end_of_read_then_lf_is_one_line_ending() {
+        // "data: a\r" + "\ndata: b\n\n": if the LF were a second line ending, the blank line would
+        // dispatch "a" alone and "b" would be a separate event; correctly, a and b form one event.
+        let mut p = SseParser::new();
+        assert!(p.push(b"data: a\r").is_empty());
+        assert!(p.push(b"\ndata: b\n").is_empty());
+        assert_eq!(p.push(b"\n"), vec![ev("a\nb")]);
+    }
+
+    #[test]
+    fn crlf_split_between_every_pair_of_reads() {
+        let stream = b"data: x\r\ndata: y\r\n\r\n";
+        for cut in 0..=stream.len() {
+            assert_eq!(
+                parse(&[&stream[..cut], &stream[cut..]]),
+                vec![ev("x\ny")],
+                "cut {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn multi_line_data_joined_with_lf() {
+        assert_eq!(
+            parse(&[b"data: one\ndata: two\ndata:three\n\n"]),
+            vec![ev("one\ntwo\nthree")]
+        );
+    }
+
+    #[test]
+    fn comments_are_reported() {
+        assert_eq!(
+            parse(&[b": keep-alive\n:\n:x\ndata: a\n\n"]),
+            vec![
+                SseItem::Comment("keep-alive".into()),
+                SseItem::Comment(String::new()),
+                SseItem::Comment("x".into()),
+                ev("a")
+            ]
+        );
+    }
+
+    #[test]
+    fn event_id_and_retry_fields() {
+        let items = parse(&[b"event: delta\nid: 7\nretry: 1500\ndata: a\n\ndata: b\n\n"]);
+        assert_eq!(
+            items,
+            vec![
+                SseItem::Retry(1500),
+                SseItem::Event {
+                    event: Some("delta".into()),
+                    data: "a".into(),
+                    id: Some("7".into())
+                },
+                // The event type resets after dispatch; the last event id persists.
+                SseItem::Event {
+                    event: None,
+                    data: "b".into(),
+                    id: Some("7".into())
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn invalid_retry_is_ignored() {
+        assert_eq!(
+            parse(&[b"retry: 12a\nretry:\nretry: -1\ndata: a\n\n"]),
+            vec![ev("a")]
+        );
+    }
+
+    #[test]
+    fn id_with_nul_is_ignored_and_empty_id_resets() {
+        let items = parse(&[b"id: 1\ndata: a\n\nid: x\0y\ndata: b\n\nid\ndata: c\n\n"]);
+        let ids: Vec<_> = items
+            .iter()
+            .map(|i| match i {
+                SseItem::Event { id, .. } => id.clone(),
+                _ => panic!("unexpected {i:?}"),
+            })
+            .collect();
+        assert_eq!(ids, vec![Some("1".into()), Some("1".into()), None]);
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored() {
+        assert_eq!(
+            parse(&[b"foo: bar\nDATA: no\ndata: a\nbaz\n\n"]),
+            vec![ev("a")]
+        );
+    }
+
+    #[test]
+    fn bare_data_line_is_empty_value() {
+        assert_eq!(parse(&[b"data\n\n"]), vec![ev("")]);
+        assert_eq!(parse(&[b"data\ndata\n\n"]), vec![ev("\n")]);
+    }
+
+    #[test]
+    fn only_one_leading_space_is_stripped() {
+        assert_eq!(parse(&[b"data:  two\n\n"]), vec![ev(" two")]);
+        assert_eq!(parse(&[b"data:no space\n\n"]), vec![ev("no space")]);
+    }
+
+    #[test]
+    fn value_may_contain_colons() {
+        assert_eq!(parse(&[b"data: {\"a\":1}\n\n"]), vec![ev("{\"a\":1}")]);
+    }
+
+    #[test]
+    fn event_without_data_is_not_dispatched() {
+        assert_eq!(parse(&[b"event: ping\n\nid: 3\n\ndata: a\n\n"]).len(), 1);
+    }
+
+    #[test]
+    fn blank_lines_alone_dispatch_nothing() {
+        assert!(parse(&[b"\n\n\r\n\r\r\n"]).is_empty());
+    }
+
+    #[test]
+    fn leading_bom_is_dropped_even_when_split() {
+        let stream = b"\xEF\xBB\xBFdata: a\n\n";
+        for cut in 0..=stream.len() {
+            let mut p = SseParser::new();
+            let mut items = p.push(&stream[..cut]);
+            items.extend(p.push(&stream[cut..]));
+            assert_eq!(items, vec![ev("a")], "cut {cut}");
+            assert_eq!(p.replaced_utf8_sequences(), 0);
+        }
+    }
+
+    #[test]
+    fn utf8_code_point_split_across_pushes() {
+        let stream = "data: 你好🎉\n\n".as_bytes();
+        for cut in 0..=stream.len() {
+            let mut p = SseParser::new();
+            let mut items = p.push(&stream[..cut]);
+            items.extend(p.push(&stream[cut..]));
+            assert_eq!(items, vec![ev("你好🎉")], "cut {cut}");
+            assert_eq!(p.replaced_utf8_sequences(), 0);
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_and_later_text_still_arrives() {
+        let mut p = SseParser::new();
+        assert_eq!(p.push(b"data: a\xffb\n\n"), vec![ev("a\u{FFFD}b")]);
+        assert_eq!(p.push(b"data: later\n\n"), vec![ev("later")]);
+        assert_eq!(
+            p.push(b"data: \xc3\x28 \xed\xa0\x80\n\n"),
+            vec![ev("\u{FFFD}( \u{FFFD}\u{FFFD}\u{FFFD}")]
+        );
+        assert_eq!(p.replaced_utf8_sequences(), 5);
+    }
+
+    #[test]
+    fn one_megabyte_line_in_many_reads() {
+        let payload = "x".repeat(1 << 20);
+        let stream = format!("data: {payload}\n\n");
+        let mut p = SseParser::new();
+        let mut items = Vec::new();
+        for chunk in stream.as_bytes().chunks(1000) {
+            items.extend(p.push(chunk));
+        }
+        assert_eq!(items.len(), 1);
+        match &items[0] {
+            // The line is kept up to MAX_LINE_BYTES (its "data: " prefix included), the rest counted.
+            SseItem::Event { data, .. } => assert_eq!(data.len(), super::super::lines::MAX_LINE_BYTES - 6),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(p.longest_line_bytes(), (1 << 20) + 6);
+    }
+
+    #[test]
+    fn longest_line_counts_line_in_progress() {
+        let mut p = SseParser::new();
+        p.push(b"data: short\n\ndata: 0123456789");
+        assert_eq!(p.longest_line_bytes(), 16);
+    }
+
+    #[test]
+    fn finish_flushes_unterminated_line_and_pending_event() {
+        assert_eq!(
+            parse(&[b"data: a\n\ndata: [DONE]"]),
+            vec![ev("a"), ev("[DONE]")]
+        );
+        assert_eq!(parse(&[b"data: a\n"]), vec![ev("a")]);
+        assert_eq!(parse(&[b": tail"]), vec![SseItem::Comment("tail".into())]);
+    }
+
+    #[test]
+    fn done_marker_is_plain_data_to_the_parser() {
+        assert_eq!(parse(&[b"data: [DONE]\n\n"]), vec![ev("[DONE]")]);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let junk: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+        let mut p = SseParser::new();
+        for c in junk.chunks(7) {
+            p.push(c);
+        }
+        p.finish();
+    }
+}
