@@ -95,25 +95,37 @@ async fn instant_first_token_is_timed_within_10ms_of_a_bare_fetch_loop() {
 async fn blocking_the_main_thread_300ms_changes_nothing_measured() {
     with_page(|page: Page| async move {
         let params = "tokens=50&cadence_ms=20&first_ms=300";
-        let plain = page.run_page(&page.stream_query(params, "")).await;
-        let blocked = page.run_page(&page.stream_query(params, "block_main_ms=300")).await;
-        assert_eq!(plain["verdict"], "streaming", "{}", brief(&plain));
-        assert_eq!(blocked["verdict"], plain["verdict"], "with the block: {}", brief(&blocked));
-        let (ttft_a, ttft_b) = (number(&plain, "ttft_ms"), number(&blocked, "ttft_ms"));
+        // Alternated, two of each, compared by median: one run alone can be slowed by whatever else the
+        // machine is doing, which is not what this test is about.
+        let (mut plain, mut blocked) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            plain.push(page.run_page(&page.stream_query(params, "")).await);
+            blocked.push(page.run_page(&page.stream_query(params, "block_main_ms=300")).await);
+        }
+        for report in plain.iter().chain(&blocked) {
+            assert_eq!(report["verdict"], "streaming", "{}", brief(report));
+            assert_eq!(report["content_events"], 50, "{}", brief(report));
+            assert_eq!(report["measured_in"], "worker", "who measured: {}", brief(report));
+            // On the main thread, a 300 ms block shows up as a 300 ms gap and a read holding ~15 events.
+            let itl_max = report["itl_ms"]["max"].as_f64().unwrap_or(f64::MAX);
+            assert!(itl_max < 120.0, "largest gap between tokens {itl_max} ms: {}", brief(report));
+            assert!(number(report, "events_per_read_max") <= 4.0, "{}", brief(report));
+        }
+        let median = |runs: &[Value], key: &str| median_f64(&runs.iter().map(|r| number(r, key)).collect::<Vec<_>>()).unwrap();
+        let (ttft_a, ttft_b) = (median(&plain, "ttft_ms"), median(&blocked, "ttft_ms"));
         assert!(
             (ttft_a - ttft_b).abs() <= 15.0,
-            "TTFT {ttft_a:.1} ms without, {ttft_b:.1} ms with a 300 ms main-thread block"
+            "TTFT median {ttft_a:.1} ms without, {ttft_b:.1} ms with a 300 ms main-thread block"
         );
-        let (reads_a, reads_b) = (number(&plain, "reads"), number(&blocked, "reads"));
-        assert!(
-            (reads_a - reads_b).abs() <= 0.1 * reads_a,
-            "reads {reads_a} without, {reads_b} with the block ({})",
-            brief(&blocked)
-        );
-        assert_eq!(blocked["content_events"], 50);
-        for report in [&plain, &blocked] {
-            assert_eq!(report["measured_in"], "worker", "who measured: {}", brief(report));
-        }
+        let (reads_a, reads_b) = (median(&plain, "reads"), median(&blocked, "reads"));
+        assert!((reads_a - reads_b).abs() <= 0.1 * reads_a, "reads {reads_a} without, {reads_b} with the block");
+
+        // The control: the same block with the reader loop on the page's main thread (the fallback) does
+        // hold the reads back, so the hook bites and the worker is what keeps the figures clean.
+        let on_main = page.run_page(&page.stream_query(params, "block_main_ms=300&measure_on=main-thread")).await;
+        assert_eq!(on_main["measured_in"], "main-thread", "{}", brief(&on_main));
+        let itl_max = on_main["itl_ms"]["max"].as_f64().unwrap_or(0.0);
+        assert!(itl_max >= 250.0, "on the main thread the block should show as a ~300 ms gap, got {itl_max}: {}", brief(&on_main));
     })
     .await;
 }

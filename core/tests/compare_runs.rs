@@ -97,7 +97,7 @@ fn model_sentence_names_the_tpot_difference() {
 fn sentence_with_a_failed_side_says_so() {
     let a = RunsSummary::of(vec![run(300.0, 10.0, 5, 0)]);
     let b = RunsSummary::of(vec![failed_run()]);
-    let d = Deltas { ttft: None, tpot: None, total: None };
+    let d = Deltas { ttft: None, tpot: None, total: None, headers: None, ttfb: None, output_tokens_per_s: None };
     assert_eq!(sentence(Subject::Path, "direct", "proxy", &a, &b, &d), "proxy failed, so timing cannot be compared; see the findings.");
 }
 

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
-use streamscope_core::report::compare::Side;
+use streamscope_core::report::compare::{Deltas, Side};
 use streamscope_core::report::runs::{RunsSummary, Spread};
 
 use super::format;
@@ -19,23 +19,37 @@ fn spread_cell(s: Option<Spread>) -> String {
     }
 }
 
-fn delta_cell(a: Option<f64>, b: Option<f64>) -> String {
-    match (a, b) {
-        (Some(a), Some(b)) => format!("{}{}", if b >= a { "+" } else { "−" }, format::ms(Some((b - a).abs()))),
-        _ => "–".into(),
+/// A signed B − A as core computed it, in the row's unit.
+fn delta_cell(delta: Option<f64>, unit: Unit) -> String {
+    match delta {
+        Some(d) => {
+            let sign = if d >= 0.0 { "+" } else { "−" };
+            match unit {
+                Unit::Ms => format!("{sign}{}", format::ms(Some(d.abs()))),
+                Unit::TokensPerS => format!("{sign}{:.1} tok/s", d.abs()),
+            }
+        }
+        None => "–".into(),
     }
 }
 
-/// Rows of the table: label, test id, and how to read the spread and the median from a side.
-type Row = (&'static str, &'static str, fn(&RunsSummary) -> Option<Spread>);
+/// What a row's figures are.
+#[derive(Clone, Copy)]
+enum Unit {
+    Ms,
+    TokensPerS,
+}
+
+/// Rows of the table: label, test id, the spread of a side, B − A from core's comparison, and the unit.
+type Row = (&'static str, &'static str, fn(&RunsSummary) -> Option<Spread>, fn(&Deltas) -> Option<f64>, Unit);
 
 const ROWS: [Row; 6] = [
-    ("Headers", "headers", |s| s.stats.headers_ms),
-    ("TTFB", "ttfb", |s| s.stats.ttfb_ms),
-    ("TTFT", "ttft", |s| s.stats.ttft_ms),
-    ("TPOT", "tpot", |s| s.stats.tpot_ms),
-    ("Total", "total", |s| s.stats.total_ms),
-    ("Decode rate (tok/s)", "rate", |s| s.stats.output_tokens_per_s),
+    ("Headers", "headers", |s| s.stats.headers_ms, |d| d.headers, Unit::Ms),
+    ("TTFB", "ttfb", |s| s.stats.ttfb_ms, |d| d.ttfb, Unit::Ms),
+    ("TTFT", "ttft", |s| s.stats.ttft_ms, |d| d.ttft, Unit::Ms),
+    ("TPOT", "tpot", |s| s.stats.tpot_ms, |d| d.tpot, Unit::Ms),
+    ("Total", "total", |s| s.stats.total_ms, |d| d.total, Unit::Ms),
+    ("Decode rate (tok/s)", "rate", |s| s.stats.output_tokens_per_s, |d| d.output_tokens_per_s, Unit::TokensPerS),
 ];
 
 fn verdict_counts(s: &RunsSummary) -> String {
@@ -62,6 +76,10 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
             _ => None,
         })
     };
+    let deltas = move || session.campaign.with(|c| match c {
+        Some(CampaignReport::Compare(c)) => Some(c.delta_ms),
+        _ => None,
+    });
     let progress = move || {
         let (done, planned) = session.progress.get();
         (planned > 1 && done < planned && session.running()).then(|| format!("run {} of {planned}…", done + 1))
@@ -111,14 +129,14 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                             }).collect_view())}
                             {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <td></td> })}
                         </tr>
-                        {ROWS.into_iter().map(|(label, id, get)| view! {
+                        {ROWS.into_iter().map(|(label, id, get, delta, unit)| view! {
                             <tr>
                                 <td>{label}</td>
                                 {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, side))| view! {
                                     <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(side))}</td>
                                 }).collect_view())}
-                                {move || sides().filter(|(_, s)| s.len() == 2).map(|(_, s)| view! {
-                                    <td data-testid=format!("compare-{id}-delta")>{delta_cell(get(&s[0].1).map(|x| x.median), get(&s[1].1).map(|x| x.median))}</td>
+                                {move || deltas().map(|d| view! {
+                                    <td data-testid=format!("compare-{id}-delta")>{delta_cell(delta(&d), unit)}</td>
                                 })}
                             </tr>
                         }).collect_view()}

@@ -264,7 +264,7 @@ impl Session {
     /// Starts measuring one run; `publish` makes it the one the live panels draw.
     fn start_one(self, side: Side, spec: RunSpec, publish: bool) {
         let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
-        let (handle, run) = start_run(spec, feed.clone(), Placement::Auto);
+        let (handle, run) = start_run(spec, feed.clone(), placement());
         let campaign_id = self.local.with_value(|l| l.campaign_id);
         let run_id = self.new_run_id();
         self.local.update_value(|l| l.handles.push(handle));
@@ -311,13 +311,25 @@ impl Session {
     }
 }
 
+/// A test hook's value in the page's query.
+fn test_hook(name: &str) -> Option<String> {
+    super::query::query_pairs().into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// The test hook `measure_on=main-thread`: measure on the page's main thread even when the worker is
+/// there (the fallback, and the control that shows what the worker protects against).
+fn placement() -> Placement {
+    match test_hook("measure_on").as_deref() {
+        Some("main-thread") => Placement::MainThread,
+        _ => Placement::Auto,
+    }
+}
+
 /// The test hook `block_main_ms=N` in the page's query: once the first content event is drawn, the
 /// page's main thread busy-waits N ms, to prove that a busy page changes nothing measured.
 fn block_main_ms() -> f64 {
-    super::query::query_pairs()
-        .into_iter()
-        .find(|(k, _)| k == "block_main_ms")
-        .and_then(|(_, v)| v.parse::<f64>().ok())
+    test_hook("block_main_ms")
+        .and_then(|v| v.parse::<f64>().ok())
         .filter(|ms| ms.is_finite() && *ms > 0.0)
         .map_or(0.0, |ms| ms.min(10_000.0))
 }

@@ -41,6 +41,15 @@ pub struct Deltas {
     pub tpot: Option<f64>,
     /// Total-time difference.
     pub total: Option<f64>,
+    /// Response-headers difference.
+    #[serde(default)]
+    pub headers: Option<f64>,
+    /// TTFB difference.
+    #[serde(default)]
+    pub ttfb: Option<f64>,
+    /// Decode-rate difference, tokens per second (positive: B decodes faster; not ms).
+    #[serde(default)]
+    pub output_tokens_per_s: Option<f64>,
 }
 
 /// Two summarised sides and what differs between them.
@@ -70,6 +79,9 @@ impl Comparison {
             ttft: diff(a.ttft_ms, b.ttft_ms),
             tpot: diff(a.tpot_ms, b.tpot_ms),
             total: diff(a.total_ms, b.total_ms),
+            headers: diff(a.headers_ms, b.headers_ms),
+            ttfb: diff(a.ttfb_ms, b.ttfb_ms),
+            output_tokens_per_s: diff(a.output_tokens_per_s, b.output_tokens_per_s),
         };
         let summary = sentence(subject, &label_a, &label_b, &a, &b, &delta_ms);
         Comparison { subject, label_a, label_b, a, b, delta_ms, summary }
