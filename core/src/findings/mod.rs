@@ -17,6 +17,8 @@
 
 pub mod path;
 pub mod rules;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod triage;
 
 use serde::{Deserialize, Serialize};

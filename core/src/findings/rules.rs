@@ -544,3 +544,6 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
             "elided_bytes": bytes, "reanalysed": reanalysed})),
     )
 }
+
+#[cfg(test)]
+mod tests;
