@@ -267,3 +267,18 @@ fn trace_capped_counts_the_elided_reads_and_says_whether_figures_are_complete() 
     assert_eq!(fires(trace_capped, t).evidence["reanalysed"], true, "an import analysed again lacks bytes");
     silent_on_healthy(trace_capped);
 }
+
+#[test]
+fn long_line_says_an_event_was_cut_at_max_event_bytes() {
+    let lines = 600_000;
+    let body = "data: x\n".repeat(lines) + "\n" + "data: [DONE]\n\n";
+    let f = fires(long_line, sse(vec![(100.0, body)]));
+    assert_eq!((f.code, f.severity), (FindingCode::LongLine, Severity::Warning));
+    assert_eq!(f.title, "A very long event");
+    assert_eq!(f.evidence["cut_events"], 1);
+    assert_eq!(f.evidence["longest_line_bytes"], 12, "\"data: [DONE]\"");
+    assert_eq!(f.evidence["longest_event_bytes"].as_u64(), Some(2 * lines as u64 - 1));
+    assert_eq!(f.evidence["discarded_data_lines"].as_u64(), Some((lines - MAX_EVENT_BYTES / 2) as u64));
+    assert_eq!(f.evidence["event_limit_bytes"].as_u64(), Some(MAX_EVENT_BYTES as u64));
+    assert!(f.detail.contains("1 event carried more than the 1.00 MiB"), "{}", f.detail);
+}
