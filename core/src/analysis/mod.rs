@@ -30,6 +30,15 @@ pub use event::{Dialect, EventKind, StreamEvent};
 /// How many characters of the first malformed payload are kept as an example.
 pub const MALFORMED_EXAMPLE_CHARS: usize = 200;
 
+/// How many stream error messages [`Analysis::stream_errors`] keeps (the first 20): a stream that repeats
+/// an error line (an Ollama `{"error": ...}` per line, say) is counted in
+/// [`Analysis::stream_error_count`], not stored message by message.
+pub const STREAM_ERRORS_KEPT: usize = 20;
+
+/// How many characters of a stream error message are kept (1000: every real message fits; an error
+/// event is otherwise bounded only by the line and event caps).
+pub const STREAM_ERROR_CHARS: usize = 1000;
+
 /// The first fact of a stream that was not a keep-alive.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FirstChunk {
@@ -101,8 +110,12 @@ pub struct Analysis {
     pub finish_reason: Option<StopReason>,
     /// The last usage the server reported.
     pub usage: Option<Usage>,
-    /// Error messages the server sent inside the stream.
+    /// Error messages the server sent inside the stream: the first [`STREAM_ERRORS_KEPT`], each cut to
+    /// [`STREAM_ERROR_CHARS`] characters.
     pub stream_errors: Vec<String>,
+    /// How many error messages the server sent inside the stream (kept or not).
+    #[serde(default)]
+    pub stream_error_count: usize,
     /// The reconnection time the server asked for with an SSE `retry` field.
     pub retry_ms: Option<u64>,
     /// Whether the analyzer was finished or aborted (no more reads will come).
@@ -131,9 +144,14 @@ impl Analysis {
         }
     }
 
-    fn emit(&mut self, at_ms: f64, read_index: usize, kind: EventKind, server_ms: Option<f64>) {
+    fn emit(&mut self, at_ms: f64, read_index: usize, mut kind: EventKind, server_ms: Option<f64>) {
         if self.first_chunk.is_none() && kind != EventKind::KeepAlive {
             self.first_chunk = Some(FirstChunk { at_ms, read_index, role_only: kind == EventKind::RoleOnly });
+        }
+        if let EventKind::StreamError(m) = &mut kind {
+            if m.len() > STREAM_ERROR_CHARS {
+                *m = truncate_chars(m, STREAM_ERROR_CHARS);
+            }
         }
         match &kind {
             EventKind::Content(s) => self.text.push_str(s),
@@ -149,7 +167,12 @@ impl Analysis {
             EventKind::Usage => {}
             EventKind::Finish(f) => self.finish_reason = Some(f.clone()),
             EventKind::Done => self.saw_done = true,
-            EventKind::StreamError(m) => self.stream_errors.push(m.clone()),
+            EventKind::StreamError(m) => {
+                self.stream_error_count += 1;
+                if self.stream_errors.len() < STREAM_ERRORS_KEPT {
+                    self.stream_errors.push(m.clone());
+                }
+            }
             EventKind::Malformed(m) => {
                 self.malformed_payloads += 1;
                 self.first_malformed.get_or_insert_with(|| m.clone());
@@ -883,6 +906,21 @@ mod tests {
         let t = Trace::from_reads(200, "text/event-stream", 0.0, vec![(1.0, body.clone())], TraceEnd::Complete { at_ms: 2.0 });
         let report = crate::report::Report::from_analysis(&t, &analysis);
         assert!(report.has_finding(crate::findings::FindingCode::LongLine));
+    }
+
+    /// Regression: every stream error message was stored whole, however many the stream repeated.
+    #[test]
+    fn repeated_stream_errors_are_counted_and_a_few_kept() {
+        let line = format!("{{\"error\":\"{}\"}}\n", "e".repeat(5000));
+        let body = line.repeat(500);
+        let a = run(Some("application/x-ndjson"), &[(1.0, body.as_bytes())]);
+        assert_eq!(a.stream_error_count, 500);
+        assert_eq!(a.stream_errors.len(), STREAM_ERRORS_KEPT);
+        assert!(a.stream_errors.iter().all(|m| m.chars().count() == STREAM_ERROR_CHARS));
+        assert!(a.events.iter().all(|e| match &e.kind {
+            EventKind::StreamError(m) => m.chars().count() <= STREAM_ERROR_CHARS,
+            _ => true,
+        }));
     }
 
     /// Regression: a million `data:` lines with no blank line grew one event's data without limit; the

@@ -249,7 +249,7 @@ pub fn stream_error(run: &RunFacts) -> Option<Finding> {
     if run.http_failed || analysis.stream_errors.is_empty() {
         return None;
     }
-    let n = analysis.stream_errors.len();
+    let n = analysis.stream_error_count.max(analysis.stream_errors.len());
     Some(
         Finding::new(
             FindingCode::StreamError,

@@ -125,6 +125,15 @@ fn stream_error_quotes_the_servers_message() {
 }
 
 #[test]
+fn stream_error_counts_every_message_beyond_the_ones_kept() {
+    let body = "{\"error\":\"model not found\"}\n".repeat(50);
+    let f = fires(stream_error, response("application/x-ndjson", vec![(100.0, body)]));
+    assert_eq!(f.evidence["count"], 50);
+    assert_eq!(f.evidence["messages"].as_array().map(Vec::len), Some(crate::analysis::STREAM_ERRORS_KEPT));
+    assert!(f.detail.starts_with("The stream carried 50 errors"), "{}", f.detail);
+}
+
+#[test]
 fn truncated_when_the_end_marker_never_came() {
     let f = fires(truncated, sse(vec![(100.0, content("a")), (120.0, content("b"))]));
     assert_eq!((f.code, f.severity), (FindingCode::Truncated, Severity::Warning));
