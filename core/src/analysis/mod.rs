@@ -30,6 +30,15 @@ pub use event::{Dialect, EventKind, StreamEvent};
 /// How many characters of the first malformed payload are kept as an example.
 pub const MALFORMED_EXAMPLE_CHARS: usize = 200;
 
+/// How many stream error messages [`Analysis::stream_errors`] keeps (the first 20): a stream that repeats
+/// an error line (an Ollama `{"error": ...}` per line, say) is counted in
+/// [`Analysis::stream_error_count`], not stored message by message.
+pub const STREAM_ERRORS_KEPT: usize = 20;
+
+/// How many characters of a stream error message are kept (1000: every real message fits; an error
+/// event is otherwise bounded only by the line and event caps).
+pub const STREAM_ERROR_CHARS: usize = 1000;
+
 /// The first fact of a stream that was not a keep-alive.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FirstChunk {
@@ -85,14 +94,28 @@ pub struct Analysis {
     pub replaced_utf8_sequences: usize,
     /// The longest line in bytes (SSE and JSON lines; 0 for raw text).
     pub longest_line_bytes: usize,
+    /// The largest SSE event's data in bytes, its true length (0 for other framings).
+    #[serde(default)]
+    pub longest_event_bytes: usize,
+    /// SSE events whose data passed [`crate::wire::sse::MAX_EVENT_BYTES`]: each was delivered cut at
+    /// the cap.
+    #[serde(default)]
+    pub cut_events: usize,
+    /// SSE data lines cut or discarded past [`crate::wire::sse::MAX_EVENT_BYTES`] (counted, not kept).
+    #[serde(default)]
+    pub discarded_data_lines: usize,
     /// Whether the `[DONE]` end marker arrived.
     pub saw_done: bool,
     /// The last stop reason seen (`stop`, `length`, ...).
     pub finish_reason: Option<StopReason>,
     /// The last usage the server reported.
     pub usage: Option<Usage>,
-    /// Error messages the server sent inside the stream.
+    /// Error messages the server sent inside the stream: the first [`STREAM_ERRORS_KEPT`], each cut to
+    /// [`STREAM_ERROR_CHARS`] characters.
     pub stream_errors: Vec<String>,
+    /// How many error messages the server sent inside the stream (kept or not).
+    #[serde(default)]
+    pub stream_error_count: usize,
     /// The reconnection time the server asked for with an SSE `retry` field.
     pub retry_ms: Option<u64>,
     /// Whether the analyzer was finished or aborted (no more reads will come).
@@ -121,9 +144,14 @@ impl Analysis {
         }
     }
 
-    fn emit(&mut self, at_ms: f64, read_index: usize, kind: EventKind, server_ms: Option<f64>) {
+    fn emit(&mut self, at_ms: f64, read_index: usize, mut kind: EventKind, server_ms: Option<f64>) {
         if self.first_chunk.is_none() && kind != EventKind::KeepAlive {
             self.first_chunk = Some(FirstChunk { at_ms, read_index, role_only: kind == EventKind::RoleOnly });
+        }
+        if let EventKind::StreamError(m) = &mut kind {
+            if m.len() > STREAM_ERROR_CHARS {
+                *m = truncate_chars(m, STREAM_ERROR_CHARS);
+            }
         }
         match &kind {
             EventKind::Content(s) => self.text.push_str(s),
@@ -139,7 +167,12 @@ impl Analysis {
             EventKind::Usage => {}
             EventKind::Finish(f) => self.finish_reason = Some(f.clone()),
             EventKind::Done => self.saw_done = true,
-            EventKind::StreamError(m) => self.stream_errors.push(m.clone()),
+            EventKind::StreamError(m) => {
+                self.stream_error_count += 1;
+                if self.stream_errors.len() < STREAM_ERRORS_KEPT {
+                    self.stream_errors.push(m.clone());
+                }
+            }
             EventKind::Malformed(m) => {
                 self.malformed_payloads += 1;
                 self.first_malformed.get_or_insert_with(|| m.clone());
@@ -447,15 +480,22 @@ impl Analyzer {
         };
         self.out.replaced_utf8_sequences = replaced;
         self.out.longest_line_bytes = longest;
+        if let Decoder::Sse(p) = &self.decoder {
+            self.out.longest_event_bytes = p.longest_event_bytes();
+            self.out.cut_events = p.cut_events();
+            self.out.discarded_data_lines = p.discarded_data_lines();
+        }
     }
 
-    /// Bytes held but not yet parsed: reads waiting for the framing decision plus the line still being
-    /// received (both bounded: see [`crate::wire::framing`] and [`crate::wire::lines::MAX_LINE_BYTES`]).
+    /// Bytes held but not yet turned into events: reads waiting for the framing decision, the line still
+    /// being received and an SSE event's data not yet dispatched (all bounded: see
+    /// [`crate::wire::framing`], [`crate::wire::lines::MAX_LINE_BYTES`] and
+    /// [`crate::wire::sse::MAX_EVENT_BYTES`]).
     pub fn pending_bytes(&self) -> usize {
         let held: usize = self.held.iter().map(|h| h.bytes.len()).sum();
         held + match &self.decoder {
             Decoder::Undecided | Decoder::Raw(_) => 0,
-            Decoder::Sse(p) => p.pending_len_bytes(),
+            Decoder::Sse(p) => p.buffered_bytes(),
             Decoder::Ndjson { lines, .. } => lines.pending_len_bytes(),
         }
     }
@@ -864,6 +904,49 @@ mod tests {
         let analysis = a.into_analysis();
         assert_eq!(analysis.longest_line_bytes, body.len());
         let t = Trace::from_reads(200, "text/event-stream", 0.0, vec![(1.0, body.clone())], TraceEnd::Complete { at_ms: 2.0 });
+        let report = crate::report::Report::from_analysis(&t, &analysis);
+        assert!(report.has_finding(crate::findings::FindingCode::LongLine));
+    }
+
+    /// Regression: every stream error message was stored whole, however many the stream repeated.
+    #[test]
+    fn repeated_stream_errors_are_counted_and_a_few_kept() {
+        let line = format!("{{\"error\":\"{}\"}}\n", "e".repeat(5000));
+        let body = line.repeat(500);
+        let a = run(Some("application/x-ndjson"), &[(1.0, body.as_bytes())]);
+        assert_eq!(a.stream_error_count, 500);
+        assert_eq!(a.stream_errors.len(), STREAM_ERRORS_KEPT);
+        assert!(a.stream_errors.iter().all(|m| m.chars().count() == STREAM_ERROR_CHARS));
+        assert!(a.events.iter().all(|e| match &e.kind {
+            EventKind::StreamError(m) => m.chars().count() <= STREAM_ERROR_CHARS,
+            _ => true,
+        }));
+    }
+
+    /// Regression: a million `data:` lines with no blank line grew one event's data without limit; the
+    /// event ends cut at MAX_EVENT_BYTES, counted, and reported as long_line.
+    #[test]
+    fn endless_event_is_cut_counted_and_reported_with_bounded_memory() {
+        use crate::wire::sse::MAX_EVENT_BYTES;
+        let lines = 1_000_000;
+        let body = b"data: x\n".repeat(lines);
+        let mut a = Analyzer::new(SSE);
+        for (i, read) in body.chunks(16 * 1024).enumerate() {
+            a.push(i as f64, read);
+            assert!(a.pending_bytes() <= MAX_EVENT_BYTES + 16 * 1024, "{}", a.pending_bytes());
+        }
+        a.push(1000.0, b"\n");
+        a.push(1001.0, b"data: [DONE]\n\n");
+        a.finish(1002.0);
+        let analysis = a.into_analysis();
+        assert_eq!(analysis.dialect, Dialect::SseText);
+        assert_eq!(analysis.content_events().count(), 1, "the cut event is still one content event");
+        assert_eq!(analysis.content_events().next().map(|e| e.at_ms), Some(1000.0));
+        assert_eq!(analysis.text.len(), MAX_EVENT_BYTES - 1);
+        assert_eq!((analysis.cut_events, analysis.longest_event_bytes), (1, 2 * lines - 1));
+        assert_eq!(analysis.discarded_data_lines, lines - MAX_EVENT_BYTES / 2);
+        assert!(analysis.saw_done);
+        let t = Trace::from_reads(200, "text/event-stream", 0.0, vec![(1.0, body)], TraceEnd::Complete { at_ms: 2.0 });
         let report = crate::report::Report::from_analysis(&t, &analysis);
         assert!(report.has_finding(crate::findings::FindingCode::LongLine));
     }

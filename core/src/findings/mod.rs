@@ -17,6 +17,8 @@
 
 pub mod path;
 pub mod rules;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod triage;
 
 use serde::{Deserialize, Serialize};
@@ -722,6 +724,28 @@ mod tests {
         let f = findings(&t);
         assert_eq!(f[0].code, FindingCode::HttpError);
         assert!(f.windows(2).all(|w| w[0].severity >= w[1].severity));
+    }
+
+    /// Regression guard for `collected` called alone: it fires only on a collected verdict and points to
+    /// the path findings it is given, in their order.
+    #[test]
+    fn collected_alone_points_to_the_path_findings_it_is_given() {
+        use crate::findings::testkit::{healthy, sse as sse_trace, Facts};
+        let all: String = (0..30).map(|_| content("t")).collect::<String>() + &done();
+        let mut t = sse_trace(vec![(3000.0, all)]);
+        t.headers.push(("content-length".into(), "5120".into()));
+        let facts = Facts::of(t);
+        let run = facts.run();
+        let f = collected(&run, &[]).expect("collected");
+        assert_eq!((f.code, f.severity), (FindingCode::Collected, Severity::Warning));
+        assert_eq!((f.evidence["content_events"].as_u64(), f.evidence["content_reads"].as_u64()), (Some(30), Some(1)));
+        assert_eq!((f.evidence["span_ms"].as_f64(), f.evidence["ttft_ms"].as_f64()), (Some(0.0), Some(3000.0)));
+        assert_eq!(f.evidence["see"], json!([]));
+        let path = path::path_findings(&run);
+        let f = collected(&run, &path).expect("collected");
+        assert_eq!(f.evidence["see"], json!(["content_length"]), "headers came at 40 ms, not held");
+        assert!(f.detail.contains("(content_length)"), "{}", f.detail);
+        assert_eq!(collected(&Facts::of(healthy()).run(), &[]), None);
     }
 
     /// A trace whose last two reads were kept only as lengths, and the analysis the page made live.

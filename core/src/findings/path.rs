@@ -769,6 +769,85 @@ mod tests {
         assert_eq!(f.evidence["hidden_reasoning"], true);
     }
 
+    /// Calls one path rule alone on the facts of `t`.
+    fn alone(rule: Rule, t: Trace) -> Option<Finding> {
+        rule(&crate::findings::testkit::Facts::of(t).run())
+    }
+
+    #[test]
+    fn every_path_rule_is_silent_on_a_healthy_stream() {
+        for (i, rule) in PATH_RULES.iter().enumerate() {
+            assert_eq!(alone(*rule, streamed()), None, "rule {i}");
+            assert_eq!(alone(*rule, crate::findings::testkit::healthy()), None, "rule {i}");
+        }
+    }
+
+    #[test]
+    fn bursts_alone_explains_a_buffered_verdict() {
+        let f = alone(bursts, buffered()).expect("bursts");
+        assert_eq!((f.code, f.severity), (FindingCode::Bursts, Severity::Warning));
+        assert_eq!(f.evidence["burst_count"], 6);
+        assert_eq!(f.evidence["content_events_per_read_max"], 20);
+        assert_eq!(f.evidence["ttft_ms"], 700.0);
+        assert_eq!(alone(bursts, collected()), None, "collected is explained by its own finding");
+    }
+
+    #[test]
+    fn headers_held_alone_needs_held_content_or_late_headers() {
+        let f = alone(headers_held, collected()).expect("headers_held");
+        assert_eq!((f.code, f.severity), (FindingCode::HeadersHeld, Severity::Warning));
+        assert_eq!(f.evidence["verdict"], "collected");
+        assert_eq!((f.evidence["headers_ms"].as_f64(), f.evidence["ttfb_ms"].as_f64()), (Some(2499.5), Some(2500.0)));
+        let mut early = streamed();
+        early.headers_ms = Some(299.5);
+        assert_eq!(alone(headers_held, early), None, "with the first event, early: normal");
+    }
+
+    #[test]
+    fn content_length_alone_on_an_event_stream() {
+        let f = alone(content_length, with_header(collected(), "content-length", "5120")).expect("content_length");
+        assert_eq!((f.code, f.severity), (FindingCode::ContentLength, Severity::Warning));
+        assert_eq!((f.evidence["content_length"].as_u64(), f.evidence["header"].as_str()), (Some(5120), Some("5120")));
+        assert_eq!(f.evidence["framing"], "sse");
+        let f = alone(content_length, with_header(streamed(), "content-length", "abc")).expect("content_length");
+        assert_eq!((f.severity, f.evidence["content_length"].is_null()), (Severity::Info, true));
+    }
+
+    #[test]
+    fn compressed_alone_by_header_or_by_resource_timing() {
+        let f = alone(compressed, with_header(buffered(), "content-encoding", "gzip")).expect("compressed");
+        assert_eq!((f.code, f.severity), (FindingCode::Compressed, Severity::Warning));
+        assert_eq!((f.evidence["content_encoding"].as_str(), f.evidence["verdict"].as_str()), (Some("gzip"), Some("buffered")));
+        let mut t = streamed();
+        t.connection =
+            Some(ConnectionTiming { encoded_body_bytes: Some(100), decoded_body_bytes: Some(400), ..ConnectionTiming::default() });
+        let f = alone(compressed, t).expect("compressed");
+        assert_eq!(f.severity, Severity::Info);
+        assert!(f.evidence["content_encoding"].is_null());
+        assert_eq!(f.evidence["encoded_body_bytes"], 100);
+    }
+
+    #[test]
+    fn cached_replay_alone_lists_every_sign() {
+        let mut t = with_header(with_header(streamed(), "age", "30"), "x-cache", "HIT");
+        t.started_unix_ms = Some(1_700_000_000_000.0 + 3_600_000.0);
+        let f = alone(cached_replay, t).expect("cached_replay");
+        assert_eq!((f.code, f.severity), (FindingCode::CachedReplay, Severity::Warning));
+        assert_eq!(f.evidence["signs"].as_array().map(Vec::len), Some(3), "{}", f.evidence);
+        assert_eq!((f.evidence["age"].as_str(), f.evidence["created_age_s"].as_f64()), (Some("30"), Some(3600.0)));
+    }
+
+    #[test]
+    fn slow_first_token_alone_compares_the_wait_with_the_cadence() {
+        let mut reads: Vec<(f64, String)> = (0..30).map(|i| (2000.0 + 20.0 * i as f64, content("t"))).collect();
+        reads.push((2600.0, done()));
+        let f = alone(slow_first_token, sse(15.0, reads)).expect("slow_first_token");
+        assert_eq!((f.code, f.severity), (FindingCode::SlowFirstToken, Severity::Warning));
+        assert_eq!((f.evidence["first_output_ms"].as_f64(), f.evidence["itl_mean_ms"].as_f64()), (Some(2000.0), Some(20.0)));
+        assert_eq!(f.evidence["hidden_reasoning"], false);
+        assert_eq!(alone(slow_first_token, collected()), None, "only a streaming verdict");
+    }
+
     #[test]
     fn http_errors_get_no_path_findings() {
         let t = Trace::from_reads(

@@ -4,7 +4,8 @@
 //! - How the run ended: `network_error` (unless [`super::triage::net`] told CORS from unreachable),
 //!   `timeout_headers` / `timeout_first_byte` / `stall` / `timeout_total`, `cancelled`;
 //! - what arrived: `no_content`, `stream_error`, then (after the path findings) `truncated`,
-//!   `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line` (over [`LONG_LINE_BYTES`]), `not_sse` /
+//!   `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
+//!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]).
 
@@ -14,6 +15,7 @@ use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::dialect::{stop_reason, Dialect, StopReason};
 use crate::text::{ms, ms_or, plural};
 use crate::trace::{ReadChunk, TimeoutKind, TraceEnd, TRACE_BYTES_CAP};
+use crate::wire::sse::MAX_EVENT_BYTES;
 use crate::wire::Framing;
 
 /// A rule: the finding it makes about a run, if any.
@@ -247,7 +249,7 @@ pub fn stream_error(run: &RunFacts) -> Option<Finding> {
     if run.http_failed || analysis.stream_errors.is_empty() {
         return None;
     }
-    let n = analysis.stream_errors.len();
+    let n = analysis.stream_error_count.max(analysis.stream_errors.len());
     Some(
         Finding::new(
             FindingCode::StreamError,
@@ -358,25 +360,45 @@ pub fn invalid_utf8(run: &RunFacts) -> Option<Finding> {
     )
 }
 
-/// `long_line`: a line longer than [`LONG_LINE_BYTES`].
+/// `long_line`: a line longer than [`LONG_LINE_BYTES`], or an SSE event whose data passed
+/// [`MAX_EVENT_BYTES`] (cut at the cap, its further data lines counted and discarded).
 pub fn long_line(run: &RunFacts) -> Option<Finding> {
-    let n = run.analysis.longest_line_bytes;
-    if n <= LONG_LINE_BYTES {
+    let analysis = run.analysis;
+    let n = analysis.longest_line_bytes;
+    let cut = analysis.cut_events;
+    if n <= LONG_LINE_BYTES && cut == 0 {
         return None;
+    }
+    let mut detail = if n > LONG_LINE_BYTES {
+        format!(
+            "The longest line was {n} bytes (over {} KiB). Some clients and proxies cap line length and \
+             break such streams.",
+            LONG_LINE_BYTES / 1024
+        )
+    } else {
+        format!("The longest line was {n} bytes, but an event ran on over many data lines without a blank line.")
+    };
+    if cut > 0 {
+        detail += &format!(
+            " {} more than the {} of data kept per event (the largest {}): each was delivered cut at that \
+             size and its further data ({}) counted and discarded, so its text and payload are incomplete.",
+            plural(cut, "event carried", "events carried"),
+            crate::text::bytes(MAX_EVENT_BYTES as f64),
+            plural(analysis.longest_event_bytes, "byte", "bytes"),
+            plural(analysis.discarded_data_lines, "data line", "data lines"),
+        );
     }
     Some(
         Finding::new(
             FindingCode::LongLine,
             Severity::Warning,
-            "A very long line",
-            format!(
-                "The longest line was {n} bytes (over {} KiB). Some clients and proxies cap line length and \
-                 break such streams.",
-                LONG_LINE_BYTES / 1024
-            ),
+            if n > LONG_LINE_BYTES { "A very long line" } else { "A very long event" },
+            detail,
         )
         .fix("Send smaller events: a token or a few per event.")
-        .evidence(json!({"longest_line_bytes": n, "limit_bytes": LONG_LINE_BYTES})),
+        .evidence(json!({"longest_line_bytes": n, "limit_bytes": LONG_LINE_BYTES,
+            "longest_event_bytes": analysis.longest_event_bytes, "cut_events": cut,
+            "discarded_data_lines": analysis.discarded_data_lines, "event_limit_bytes": MAX_EVENT_BYTES})),
     )
 }
 
@@ -544,3 +566,6 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
             "elided_bytes": bytes, "reanalysed": reanalysed})),
     )
 }
+
+#[cfg(test)]
+mod tests;

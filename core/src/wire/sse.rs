@@ -10,11 +10,25 @@
 //! One deliberate difference from the spec: at the end of the stream, [`SseParser::finish`] handles a
 //! final unterminated line and dispatches a pending event, so a server that omits the last blank line
 //! still has its last event measured.
+//!
+//! Memory is bounded: a line is capped by the splitter ([`MAX_LINE_BYTES`]), and one event's data by
+//! [`MAX_EVENT_BYTES`] (1 MiB). Past that, the rest of the event's data lines are counted and discarded,
+//! and the event is delivered cut at the cap when its blank line (or the end) comes; the counts
+//! ([`SseParser::cut_events`], [`SseParser::longest_event_bytes`], [`SseParser::discarded_data_lines`])
+//! say what happened. (The bug this avoids: many `data:` lines, each under the line cap, with no blank
+//! line between them grew the event's data without limit.)
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::LineSplitter;
+use super::lines::{LineSplitter, MAX_LINE_BYTES};
 use super::utf8::decode_lossy;
+
+/// The most bytes of one event's data kept (1 MiB): twice [`MAX_LINE_BYTES`], so an event whose data
+/// sits on one line the splitter kept whole (a large tool call, an image chunk) is never cut again, and a
+/// JSON payload spread over several `data:` lines is kept whole up to that size. Real events carry a token
+/// or a few; the parser then holds at most one line and one event's data (about 1.5 MiB) whatever the
+/// stream sends.
+pub const MAX_EVENT_BYTES: usize = 2 * MAX_LINE_BYTES;
 
 /// One thing the parser found in the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,12 +52,21 @@ pub enum SseItem {
 /// The event being assembled from field lines.
 #[derive(Debug, Default, Clone)]
 struct EventState {
+    /// The event's data so far (at most [`MAX_EVENT_BYTES`]).
     data: String,
     has_data: bool,
+    /// Bytes of the current event's data (joining `\n`s included) discarded past [`MAX_EVENT_BYTES`].
+    event_dropped: usize,
     event_type: String,
     last_event_id: String,
     replaced_utf8: usize,
     first_line_done: bool,
+    /// Events delivered cut at [`MAX_EVENT_BYTES`].
+    cut_events: usize,
+    /// Data lines not kept whole (cut or discarded) past [`MAX_EVENT_BYTES`], over the whole stream.
+    discarded_data_lines: usize,
+    /// The largest dispatched event's data in bytes, discarded bytes included.
+    longest_event_bytes: usize,
 }
 
 impl EventState {
@@ -69,13 +92,7 @@ impl EventState {
             None => (line, ""),
         };
         match name {
-            "data" => {
-                if self.has_data {
-                    self.data.push('\n');
-                }
-                self.data.push_str(value);
-                self.has_data = true;
-            }
+            "data" => self.data_line(value),
             "event" => self.event_type = value.to_string(),
             "id" if !value.contains('\0') => self.last_event_id = value.to_string(),
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
@@ -87,12 +104,48 @@ impl EventState {
         }
     }
 
+    /// Appends one `data` value, keeping at most [`MAX_EVENT_BYTES`] of the event's data (cut on a
+    /// character boundary) and counting the rest.
+    fn data_line(&mut self, value: &str) {
+        let joiner = if self.has_data { "\n" } else { "" };
+        self.has_data = true;
+        if self.event_dropped == 0 && self.data.len() + joiner.len() + value.len() <= MAX_EVENT_BYTES {
+            self.data.push_str(joiner);
+            self.data.push_str(value);
+            return;
+        }
+        let mut kept = 0;
+        if self.event_dropped == 0 {
+            let room = MAX_EVENT_BYTES - self.data.len();
+            if room > joiner.len() {
+                kept = room - joiner.len();
+                while !value.is_char_boundary(kept) {
+                    kept -= 1;
+                }
+                self.data.push_str(joiner);
+                self.data.push_str(&value[..kept]);
+                kept += joiner.len();
+            }
+        }
+        self.event_dropped += joiner.len() + value.len() - kept;
+        self.discarded_data_lines += 1;
+    }
+
+    /// The current event's data length in bytes, discarded bytes included.
+    fn event_len_bytes(&self) -> usize {
+        self.data.len() + self.event_dropped
+    }
+
     fn dispatch(&mut self, out: &mut Vec<SseItem>) {
         let event_type = std::mem::take(&mut self.event_type);
         if !self.has_data {
             return;
         }
         self.has_data = false;
+        self.longest_event_bytes = self.longest_event_bytes.max(self.event_len_bytes());
+        if std::mem::take(&mut self.event_dropped) > 0 {
+            self.cut_events += 1;
+        }
         out.push(SseItem::Event {
             event: non_empty(event_type),
             data: std::mem::take(&mut self.data),
@@ -151,9 +204,32 @@ impl SseParser {
         self.lines.longest_line_bytes()
     }
 
-    /// Bytes held for the line still being received (at most [`super::lines::MAX_LINE_BYTES`]).
+    /// Bytes held for the line still being received (at most [`MAX_LINE_BYTES`]).
     pub fn pending_len_bytes(&self) -> usize {
         self.lines.pending_len_bytes()
+    }
+
+    /// Bytes held in total: the line still being received and the data of the event not yet dispatched
+    /// (at most [`MAX_LINE_BYTES`] + [`MAX_EVENT_BYTES`], plus a line that arrived whole in one read).
+    pub fn buffered_bytes(&self) -> usize {
+        self.lines.pending_len_bytes() + self.state.data.len() + self.state.event_type.len()
+    }
+
+    /// How many events were delivered cut at [`MAX_EVENT_BYTES`] so far.
+    pub fn cut_events(&self) -> usize {
+        self.state.cut_events
+    }
+
+    /// How many data lines were cut or discarded past [`MAX_EVENT_BYTES`] so far.
+    pub fn discarded_data_lines(&self) -> usize {
+        self.state.discarded_data_lines
+    }
+
+    /// The largest event's data in bytes (its true length, discarded bytes included), counting the event
+    /// still being received.
+    pub fn longest_event_bytes(&self) -> usize {
+        let pending = if self.state.has_data { self.state.event_len_bytes() } else { 0 };
+        self.state.longest_event_bytes.max(pending)
     }
 
     /// How many invalid UTF-8 sequences were replaced with U+FFFD so far.
@@ -388,6 +464,65 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         assert_eq!(p.longest_line_bytes(), (1 << 20) + 6);
+    }
+
+    /// Regression: many `data:` lines with no blank line grew one event's data without limit (each line
+    /// was under the line cap). A million `data: x` lines (2 MB of data in 8 MB of input) stay bounded.
+    #[test]
+    fn a_million_data_lines_without_a_blank_line_stay_bounded() {
+        let lines = 1_000_000;
+        let stream = b"data: x\n".repeat(lines);
+        let mut p = SseParser::new();
+        for read in stream.chunks(16 * 1024) {
+            assert!(p.push(read).is_empty());
+            assert!(p.buffered_bytes() <= MAX_EVENT_BYTES + 16 * 1024, "{}", p.buffered_bytes());
+        }
+        assert!(p.state.data.capacity() <= 2 * MAX_EVENT_BYTES, "{}", p.state.data.capacity());
+        assert_eq!(p.longest_event_bytes(), 2 * lines - 1, "the true length, discarded lines included");
+        let items = p.push(b"\n");
+        let [SseItem::Event { data, .. }] = &items[..] else { panic!("{items:?}") };
+        // 524,288 values of "x" joined by "\n" fill the cap but one byte; the next "\nx" does not fit.
+        assert_eq!(data.len(), MAX_EVENT_BYTES - 1);
+        assert!(data.starts_with("x\nx\n") && data.ends_with("\nx"), "cut after a whole value");
+        assert_eq!((p.cut_events(), p.discarded_data_lines()), (1, lines - MAX_EVENT_BYTES / 2));
+        assert_eq!(p.longest_event_bytes(), 2 * lines - 1);
+        assert_eq!(p.buffered_bytes(), 0);
+        // The next event is whole again.
+        assert_eq!(p.push(b"data: after\n\n"), vec![ev("after")]);
+        assert_eq!(p.cut_events(), 1);
+    }
+
+    #[test]
+    fn a_hundred_thousand_data_lines_fit_in_one_event() {
+        let stream = b"data: x\n".repeat(100_000);
+        let mut p = SseParser::new();
+        for read in stream.chunks(4096) {
+            p.push(read);
+        }
+        assert!(p.buffered_bytes() <= 200_000, "{}", p.buffered_bytes());
+        let items = p.finish();
+        let [SseItem::Event { data, .. }] = &items[..] else { panic!("{items:?}") };
+        assert_eq!(data.len(), 199_999);
+        assert_eq!((p.cut_events(), p.discarded_data_lines()), (0, 0));
+    }
+
+    #[test]
+    fn an_event_is_cut_on_a_character_boundary_and_delivered_at_the_end_too() {
+        let big = "é".repeat(MAX_LINE_BYTES / 2 - 8);
+        let mut stream = String::new();
+        for _ in 0..4 {
+            stream += &format!("data: {big}\n");
+        }
+        let mut p = SseParser::new();
+        for read in stream.as_bytes().chunks(1000) {
+            p.push(read);
+        }
+        let items = p.finish();
+        let [SseItem::Event { data, .. }] = &items[..] else { panic!("{items:?}") };
+        assert!(data.len() <= MAX_EVENT_BYTES && data.len() > MAX_EVENT_BYTES - 4, "{}", data.len());
+        assert_eq!(p.cut_events(), 1);
+        assert_eq!(p.discarded_data_lines(), 2, "the third line is cut, the fourth discarded");
+        assert_eq!(p.longest_event_bytes(), 4 * big.len() + 3);
     }
 
     #[test]

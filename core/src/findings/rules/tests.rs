@@ -1,0 +1,293 @@
+//! Each rule of [`END_RULES`] and [`STREAM_RULES`] called alone: it fires with its evidence on a small
+//! hand-built case and stays silent on a healthy stream.
+
+use serde_json::json;
+
+use super::*;
+use crate::analysis::Analyzer;
+use crate::findings::testkit::{content, done, healthy, response, sse, sse_ending, Facts};
+use crate::trace::{ReadChunk, Trace};
+
+/// Calls `rule` alone on the facts of `trace`.
+fn alone(rule: Rule, trace: Trace) -> Option<Finding> {
+    rule(&Facts::of(trace).run())
+}
+
+/// Calls `rule` alone on `trace` and expects a finding.
+fn fires(rule: Rule, trace: Trace) -> Finding {
+    alone(rule, trace).expect("the rule should fire")
+}
+
+/// Asserts `rule` says nothing about the healthy stream.
+fn silent_on_healthy(rule: Rule) {
+    assert_eq!(alone(rule, healthy()), None);
+}
+
+#[test]
+fn every_rule_but_framing_is_silent_on_a_healthy_stream() {
+    let facts = Facts::of(healthy());
+    let said: Vec<FindingCode> =
+        END_RULES.iter().chain(&STREAM_RULES).filter_map(|rule| rule(&facts.run())).map(|f| f.code).collect();
+    assert_eq!(said, vec![FindingCode::Framing]);
+}
+
+#[test]
+fn network_error_during_the_body_says_what_arrived_before() {
+    let t = sse_ending(
+        vec![(100.0, content("ab"))],
+        TraceEnd::NetworkError { at_ms: 500.0, message: "reset".into(), during_body: true },
+    );
+    let f = fires(network_error, t);
+    assert_eq!((f.code, f.severity), (FindingCode::NetworkError, Severity::Error));
+    assert_eq!(f.evidence["at_ms"], 500.0);
+    assert_eq!(f.evidence["message"], "reset");
+    assert_eq!(f.evidence["during_body"], true);
+    assert_eq!(f.evidence["received"]["content_events"], 1);
+    assert_eq!(f.evidence["received"]["content_chars"], 2);
+    silent_on_healthy(network_error);
+}
+
+#[test]
+fn network_error_is_left_to_the_probe_when_it_told_cors_from_unreachable() {
+    let mut t = Trace {
+        end: Some(TraceEnd::NetworkError { at_ms: 12.0, message: "Failed to fetch".into(), during_body: false }),
+        ..Trace::default()
+    };
+    assert_eq!(fires(network_error, t.clone()).evidence["during_body"], false);
+    t.probes.no_cors_reached = Some(true);
+    assert_eq!(alone(network_error, t), None);
+}
+
+#[test]
+fn timeout_names_which_limit_ended_the_run() {
+    let cases = [
+        (TimeoutKind::Headers, FindingCode::TimeoutHeaders, "headers"),
+        (TimeoutKind::FirstByte, FindingCode::TimeoutFirstByte, "first_byte"),
+        (TimeoutKind::Idle, FindingCode::Stall, "idle"),
+        (TimeoutKind::Total, FindingCode::TimeoutTotal, "total"),
+    ];
+    for (kind, code, name) in cases {
+        let end = TraceEnd::Timeout { at_ms: 5000.0, timeout: kind, limit_ms: 4000.0 };
+        let f = fires(timeout, sse_ending(vec![(100.0, content("a"))], end));
+        assert_eq!((f.code, f.severity), (code, Severity::Error));
+        assert_eq!(f.evidence["timeout"], name);
+        assert_eq!((f.evidence["at_ms"].as_f64(), f.evidence["limit_ms"].as_f64()), (Some(5000.0), Some(4000.0)));
+        assert_eq!(f.evidence["headers_ms"], 40.0);
+        assert_eq!(f.evidence["received"]["content_events"], 1);
+        assert!(f.detail.ends_with(PARTIAL_KEPT), "{}", f.detail);
+    }
+    silent_on_healthy(timeout);
+}
+
+#[test]
+fn cancelled_says_when_and_keeps_the_partial_trace() {
+    let f = fires(cancelled, sse_ending(vec![(100.0, content("a"))], TraceEnd::Cancelled { at_ms: 300.0 }));
+    assert_eq!((f.code, f.severity), (FindingCode::Cancelled, Severity::Warning));
+    assert_eq!(f.evidence["at_ms"], 300.0);
+    assert_eq!(f.evidence["received"]["reads"], 1);
+    assert!(f.detail.contains(PARTIAL_KEPT));
+    silent_on_healthy(cancelled);
+}
+
+#[test]
+fn no_content_on_an_empty_body_a_reasoning_only_answer_and_empty_messages() {
+    let f = fires(no_content, sse(Vec::<(f64, String)>::new()));
+    assert_eq!((f.code, f.severity), (FindingCode::NoContent, Severity::Error));
+    assert_eq!((f.evidence["bytes"].as_u64(), f.evidence["events"].as_u64()), (Some(0), Some(0)));
+    assert!(f.detail.contains("without a single body byte"), "{}", f.detail);
+
+    let r = "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hmm\"}}]}\n\n".to_string() + &done();
+    let f = fires(no_content, sse(vec![(100.0, r)]));
+    assert_eq!(f.evidence["reasoning_chars"], 3);
+    assert_eq!(f.evidence["dialect"], "openai-chat");
+
+    let f = fires(no_content, sse(vec![(100.0, "data:\n\ndata: [DONE]\n\n")]));
+    assert!(f.detail.contains("none carried answer text"), "{}", f.detail);
+    silent_on_healthy(no_content);
+}
+
+#[test]
+fn no_content_leaves_an_http_error_to_the_http_triage() {
+    let t = Trace::from_reads(500, "text/plain", 40.0, Vec::<(f64, String)>::new(), TraceEnd::Complete { at_ms: 50.0 });
+    assert_eq!(alone(no_content, t), None);
+}
+
+#[test]
+fn stream_error_quotes_the_servers_message() {
+    let t = sse(vec![(100.0, content("a")), (150.0, "data: {\"error\":{\"message\":\"overloaded\"}}\n\n".into())]);
+    let f = fires(stream_error, t);
+    assert_eq!((f.code, f.severity), (FindingCode::StreamError, Severity::Error));
+    assert_eq!(f.evidence["count"], 1);
+    assert_eq!(f.evidence["messages"], json!(["overloaded"]));
+    assert_eq!(f.evidence["dialect"], "openai-chat");
+    assert!(f.detail.ends_with("overloaded"), "{}", f.detail);
+    silent_on_healthy(stream_error);
+}
+
+#[test]
+fn stream_error_counts_every_message_beyond_the_ones_kept() {
+    let body = "{\"error\":\"model not found\"}\n".repeat(50);
+    let f = fires(stream_error, response("application/x-ndjson", vec![(100.0, body)]));
+    assert_eq!(f.evidence["count"], 50);
+    assert_eq!(f.evidence["messages"].as_array().map(Vec::len), Some(crate::analysis::STREAM_ERRORS_KEPT));
+    assert!(f.detail.starts_with("The stream carried 50 errors"), "{}", f.detail);
+}
+
+#[test]
+fn truncated_when_the_end_marker_never_came() {
+    let f = fires(truncated, sse(vec![(100.0, content("a")), (120.0, content("b"))]));
+    assert_eq!((f.code, f.severity), (FindingCode::Truncated, Severity::Warning));
+    assert_eq!(f.evidence["saw_done"], false);
+    assert!(f.evidence["finish_reason"].is_null());
+    assert_eq!(f.evidence["dialect"], "openai-chat");
+    silent_on_healthy(truncated);
+}
+
+#[test]
+fn truncated_is_not_said_of_a_run_that_did_not_complete() {
+    let t = sse_ending(vec![(100.0, content("a"))], TraceEnd::Cancelled { at_ms: 300.0 });
+    assert_eq!(alone(truncated, t), None);
+}
+
+#[test]
+fn max_tokens_when_the_model_stopped_at_the_limit() {
+    let l = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"length\"}]}\n\n\
+             data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":16}}\n\ndata: [DONE]\n\n";
+    let f = fires(max_tokens, sse(vec![(100.0, content("a")), (120.0, l.to_string())]));
+    assert_eq!((f.code, f.severity), (FindingCode::MaxTokens, Severity::Warning));
+    assert_eq!(f.evidence["finish_reason"], "length");
+    assert_eq!(f.evidence["completion_tokens"], 16);
+    assert!(f.fix.unwrap().contains("max_tokens"));
+    silent_on_healthy(max_tokens);
+}
+
+#[test]
+fn malformed_json_counts_and_quotes_the_first() {
+    let body = content("a") + "data: {oops\n\ndata: {also bad\n\n" + &done();
+    let f = fires(malformed_json, sse(vec![(100.0, body)]));
+    assert_eq!((f.code, f.severity), (FindingCode::MalformedJson, Severity::Warning));
+    assert_eq!(f.evidence["count"], 2);
+    assert_eq!(f.evidence["first_example"], "{oops");
+    silent_on_healthy(malformed_json);
+}
+
+#[test]
+fn invalid_utf8_counts_the_replaced_sequences() {
+    let mut body = b"data: {\"choices\":[{\"delta\":{\"content\":\"a\xffb\xfe\"}}]}\n\n".to_vec();
+    body.extend_from_slice(done().as_bytes());
+    let f = fires(invalid_utf8, sse(vec![(100.0, body)]));
+    assert_eq!((f.code, f.severity), (FindingCode::InvalidUtf8, Severity::Warning));
+    assert_eq!(f.evidence["count"], 2);
+    silent_on_healthy(invalid_utf8);
+}
+
+#[test]
+fn long_line_gives_the_true_length_and_the_limit() {
+    let line = content(&"z".repeat(70_000));
+    let f = fires(long_line, sse(vec![(100.0, line.clone()), (120.0, done())]));
+    assert_eq!((f.code, f.severity), (FindingCode::LongLine, Severity::Warning));
+    assert_eq!(f.evidence["longest_line_bytes"].as_u64(), Some(line.trim_end().len() as u64));
+    assert_eq!(f.evidence["limit_bytes"].as_u64(), Some(LONG_LINE_BYTES as u64));
+    let just_under = content(&"z".repeat(LONG_LINE_BYTES - content("").trim_end().len()));
+    assert_eq!(alone(long_line, sse(vec![(100.0, just_under), (120.0, done())])), None);
+    silent_on_healthy(long_line);
+}
+
+#[test]
+fn not_sse_is_a_warning_only_when_labelled_event_stream() {
+    let f = fires(not_sse, sse(vec![(100.0, "Hello"), (130.0, " world")]));
+    assert_eq!((f.code, f.severity), (FindingCode::NotSse, Severity::Warning));
+    assert_eq!(f.evidence["framing"], "raw");
+    assert_eq!(f.evidence["mislabelled"], true);
+    assert_eq!(f.evidence["content_type"], "text/event-stream");
+    let f = fires(not_sse, response("application/x-ndjson", vec![(100.0, "{\"response\":\"a\",\"done\":true}\n")]));
+    assert_eq!((f.severity, f.evidence["framing"].as_str()), (Severity::Info, Some("ndjson")));
+    assert_eq!(f.evidence["mislabelled"], false);
+    silent_on_healthy(not_sse);
+}
+
+#[test]
+fn sse_wrong_content_type_names_the_declared_type() {
+    let f = fires(sse_wrong_content_type, response("application/json", vec![(100.0, content("a") + &done())]));
+    assert_eq!((f.code, f.severity), (FindingCode::SseWrongContentType, Severity::Warning));
+    assert_eq!(f.evidence["content_type"], "application/json");
+    silent_on_healthy(sse_wrong_content_type);
+}
+
+#[test]
+fn framing_says_how_the_body_was_read_and_nothing_for_an_http_error() {
+    let f = fires(framing, healthy());
+    assert_eq!((f.code, f.severity), (FindingCode::Framing, Severity::Info));
+    assert_eq!(f.evidence["framing"], "sse");
+    assert_eq!(f.evidence["dialect"], "openai-chat");
+    assert_eq!(f.evidence["mislabelled"], false);
+    let t = Trace::from_reads(503, "text/plain", 40.0, vec![(50.0, "down")], TraceEnd::Complete { at_ms: 51.0 });
+    assert_eq!(alone(framing, t), None);
+    assert_eq!(alone(framing, sse(Vec::<(f64, String)>::new())), None, "no body, no framing");
+}
+
+#[test]
+fn keepalive_comments_are_counted() {
+    let t = sse(vec![(50.0, ": ping\n\n: ping\n\n: ping\n\n".to_string()), (100.0, content("a")), (120.0, done())]);
+    let f = fires(keepalive_comments, t);
+    assert_eq!((f.code, f.severity), (FindingCode::KeepaliveComments, Severity::Info));
+    assert_eq!(f.evidence["count"], 3);
+    assert!(f.detail.contains("3 SSE comment lines"), "{}", f.detail);
+    silent_on_healthy(keepalive_comments);
+}
+
+#[test]
+fn role_only_first_chunk_in_its_own_read_splits_ttfb_from_ttft() {
+    let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
+    let t = sse(vec![(60.0, role.to_string()), (300.0, content("a")), (320.0, done())]);
+    let f = fires(role_only_first_chunk, t);
+    assert_eq!((f.code, f.severity), (FindingCode::RoleOnlyFirstChunk, Severity::Info));
+    assert_eq!((f.evidence["at_ms"].as_f64(), f.evidence["ttft_ms"].as_f64()), (Some(60.0), Some(300.0)));
+    // In the same read as the first token, it split nothing.
+    let t = sse(vec![(300.0, format!("{role}{}", content("a"))), (320.0, done())]);
+    assert_eq!(alone(role_only_first_chunk, t), None);
+    silent_on_healthy(role_only_first_chunk);
+}
+
+#[test]
+fn trace_capped_counts_the_elided_reads_and_says_whether_figures_are_complete() {
+    let reads: Vec<String> = (0..4).map(|i| content(&format!("t{i}"))).chain([done()]).collect();
+    let mut live = Analyzer::new(Some("text/event-stream"));
+    let mut t = sse(Vec::<(f64, String)>::new());
+    for (i, r) in reads.iter().enumerate() {
+        let at = 100.0 + 20.0 * i as f64;
+        live.push(at, r.as_bytes());
+        t.reads.push(if i < 3 {
+            ReadChunk::new(at, r.clone().into_bytes())
+        } else {
+            ReadChunk { at_ms: at, bytes: Vec::new(), elided_bytes: r.len() }
+        });
+    }
+    live.finish(400.0);
+    let elided = reads[3].len() + reads[4].len();
+
+    let f = trace_capped(&Facts::with_analysis(t.clone(), live.into_analysis()).run()).expect("trace_capped");
+    assert_eq!((f.code, f.severity), (FindingCode::TraceCapped, Severity::Info));
+    assert_eq!(f.evidence["elided_reads"], 2);
+    assert_eq!(f.evidence["elided_bytes"].as_u64(), Some(elided as u64));
+    assert_eq!(f.evidence["kept_bytes"].as_u64(), Some(t.kept_bytes() as u64));
+    assert_eq!(f.evidence["cap_bytes"].as_u64(), Some(TRACE_BYTES_CAP as u64));
+    assert_eq!(f.evidence["reanalysed"], false);
+    assert_eq!(fires(trace_capped, t).evidence["reanalysed"], true, "an import analysed again lacks bytes");
+    silent_on_healthy(trace_capped);
+}
+
+#[test]
+fn long_line_says_an_event_was_cut_at_max_event_bytes() {
+    let lines = 600_000;
+    let body = "data: x\n".repeat(lines) + "\n" + "data: [DONE]\n\n";
+    let f = fires(long_line, sse(vec![(100.0, body)]));
+    assert_eq!((f.code, f.severity), (FindingCode::LongLine, Severity::Warning));
+    assert_eq!(f.title, "A very long event");
+    assert_eq!(f.evidence["cut_events"], 1);
+    assert_eq!(f.evidence["longest_line_bytes"], 12, "\"data: [DONE]\"");
+    assert_eq!(f.evidence["longest_event_bytes"].as_u64(), Some(2 * lines as u64 - 1));
+    assert_eq!(f.evidence["discarded_data_lines"].as_u64(), Some((lines - MAX_EVENT_BYTES / 2) as u64));
+    assert_eq!(f.evidence["event_limit_bytes"].as_u64(), Some(MAX_EVENT_BYTES as u64));
+    assert!(f.detail.contains("1 event carried more than the 1.00 MiB"), "{}", f.detail);
+}

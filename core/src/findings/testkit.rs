@@ -1,0 +1,71 @@
+//! Test helpers for calling one findings rule alone: small hand-built traces and the [`RunFacts`] the
+//! rules see, worked out the way a report works them out (analyzer, metrics, delivery, verdict).
+
+use super::RunFacts;
+use crate::analysis::{analyze, Analysis};
+use crate::measure::{DeliveryStats, Metrics};
+use crate::trace::{Trace, TraceEnd};
+use crate::verdict::{classify_with, Verdict};
+
+/// Everything a [`RunFacts`] borrows, owned.
+pub struct Facts {
+    pub trace: Trace,
+    pub analysis: Analysis,
+    pub metrics: Metrics,
+    pub delivery: DeliveryStats,
+    pub verdict: Verdict,
+}
+
+impl Facts {
+    /// The facts of a trace, analysed again from its reads.
+    pub fn of(trace: Trace) -> Facts {
+        let analysis = analyze(&trace);
+        Facts::with_analysis(trace, analysis)
+    }
+
+    /// The facts of a trace with the analysis the page made live.
+    pub fn with_analysis(trace: Trace, analysis: Analysis) -> Facts {
+        let metrics = Metrics::derive(&trace, &analysis);
+        let delivery = DeliveryStats::derive(&trace, &analysis);
+        let verdict = classify_with(&trace, &analysis, &metrics, &delivery);
+        Facts { trace, analysis, metrics, delivery, verdict }
+    }
+
+    /// What a rule is called with.
+    pub fn run(&self) -> RunFacts<'_> {
+        RunFacts::new(&self.trace, &self.analysis, &self.metrics, &self.delivery, self.verdict)
+    }
+}
+
+/// One OpenAI chat chunk carrying `text` as content.
+pub fn content(text: &str) -> String {
+    format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
+}
+
+/// The end of an OpenAI chat stream: a `stop` chunk and `[DONE]`.
+pub fn done() -> String {
+    "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n".into()
+}
+
+/// A complete 200 response with this Content-Type, headers at 40 ms, ending 1 ms after its last read.
+pub fn response<B: Into<Vec<u8>>>(content_type: &str, reads: Vec<(f64, B)>) -> Trace {
+    let end = reads.last().map_or(200.0, |r| r.0 + 1.0);
+    Trace::from_reads(200, content_type, 40.0, reads, TraceEnd::Complete { at_ms: end })
+}
+
+/// A complete `text/event-stream` response.
+pub fn sse<B: Into<Vec<u8>>>(reads: Vec<(f64, B)>) -> Trace {
+    response("text/event-stream", reads)
+}
+
+/// A `text/event-stream` response with these reads that ended this way.
+pub fn sse_ending(reads: Vec<(f64, String)>, end: TraceEnd) -> Trace {
+    Trace::from_reads(200, "text/event-stream", 40.0, reads, end)
+}
+
+/// A healthy OpenAI chat stream: 10 tokens 20 ms apart from 100 ms, then the end marker.
+pub fn healthy() -> Trace {
+    let mut reads: Vec<(f64, String)> = (0..10).map(|i| (100.0 + 20.0 * i as f64, content("t"))).collect();
+    reads.push((300.0, done()));
+    sse(reads)
+}
