@@ -53,8 +53,11 @@ async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
         let reads = report["reads"].as_u64().unwrap() as usize;
         let bars = page.testid_attr("timeline-reads", "data-count").await;
         assert_eq!(bars, Some(reads.to_string()), "one bar per read");
+        // One stroke per time bin that holds reads: every token read here (20 ms apart) has its own, the
+        // role chunk, usage and [DONE] may share one with a neighbour.
         let path = page.testid_attr("timeline-reads", "d").await.unwrap_or_default();
-        assert_eq!(path.matches('M').count(), reads, "one stroke per read in the path");
+        let strokes = path.matches('M').count();
+        assert!((50..=reads).contains(&strokes), "{strokes} strokes for {reads} reads");
         assert_eq!(page.testid_count("timeline-mark-ttft").await, 1);
         assert_eq!(page.testid_text("raw-count").await, Some(reads.to_string()));
     })

@@ -60,6 +60,18 @@ async fn twenty_thousand_events_at_1ms_stay_streaming_with_reads_close_to_events
             "the whole answer is shown"
         );
         assert!(shown.trim() == expected.trim(), "the answer text differs from what was sent");
+
+        // Drawn in bounded shapes: the timeline has at most one stroke per bin whatever the length, and
+        // the raw view puts one page of rows in the DOM, none while closed.
+        let path = page.testid_attr("timeline-reads", "d").await.unwrap_or_default();
+        assert!(path.matches('M').count() <= 512, "{} strokes in the timeline", path.matches('M').count());
+        assert_eq!(page.testid_text("raw-count").await, Some(format!("{reads}")));
+        assert_eq!(page.testid_count("raw-row").await, 0, "raw rows rendered while the raw view is closed");
+        page.click("raw-toggle").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(page.testid_count("raw-row").await, 200, "one page of raw rows once opened");
+        let window = page.testid_text("raw-window").await.unwrap_or_default();
+        assert!(window.ends_with(&format!("–{reads}")), "the newest rows are shown first: {window}");
     })
     .await;
 }

@@ -46,7 +46,7 @@ pub fn RawView(session: Session) -> impl IntoView {
                 let el: web_sys::HtmlDetailsElement = wasm_bindgen::JsCast::unchecked_into(event_target::<web_sys::HtmlElement>(&ev));
                 open.set(el.open());
             }>
-                <summary>"Raw stream, per read (" <span data-testid="raw-count">{count}</span> " reads)"</summary>
+                <summary data-testid="raw-toggle">"Raw stream, per read (" <span data-testid="raw-count">{count}</span> " reads)"</summary>
                 <div class="raw-pager">
                     <button data-testid="raw-first" on:click=move |_| start.set(Some(0))>"first"</button>
                     <button data-testid="raw-older" on:click=move |_| page(-1)>"older"</button>
@@ -59,7 +59,7 @@ pub fn RawView(session: Session) -> impl IntoView {
                         each=rows
                         key=|row: &RawRow| row.index
                         children=move |row: RawRow| view! {
-                            <div class="raw-row">
+                            <div class="raw-row" data-testid="raw-row">
                                 <span class="raw-at">{format!("+{:>9.1} ms", row.at_ms)}</span>
                                 <span class="raw-len">{format::bytes(row.len_bytes)}</span>
                                 <pre class="raw-bytes">{row.preview.to_string()}{(row.hidden_bytes > 0).then(|| format!(" … {} more not shown", format::bytes(row.hidden_bytes)))}</pre>

@@ -159,9 +159,17 @@ pub fn hold_times_ms(analysis: &Analysis) -> Vec<f64> {
     delays.iter().map(|d| d - base).collect()
 }
 
-/// How the reads' sizes cluster at a buffer size and at a common size.
-pub fn read_sizes(trace: &Trace, framing: Option<Framing>) -> ReadSizes {
-    let lens: Vec<usize> = trace.reads.iter().map(ReadChunk::len_bytes).collect();
+/// How the reads' sizes cluster at a buffer size and at a common size, over the reads of
+/// `content_span` (the reads from the first content event's to the last one's; all reads when `None`).
+///
+/// Only the content span counts: a flood of keep-alive comments before the first token (or a long tail
+/// after the last) reaches the browser in reads as big as its buffers whatever the path does, and says
+/// nothing about whether content was held (regression: a healthy stream after a 4 MB keep-alive flood
+/// was called buffered from three 64 KiB flood reads).
+pub fn read_sizes(trace: &Trace, framing: Option<Framing>, content_span: Option<(usize, usize)>) -> ReadSizes {
+    let (first, last) = content_span.unwrap_or((0, usize::MAX));
+    let in_span = |&(i, _): &(usize, &ReadChunk)| (first..=last).contains(&i);
+    let lens: Vec<usize> = trace.reads.iter().enumerate().filter(in_span).map(|(_, r)| r.len_bytes()).collect();
     let mut out = ReadSizes::default();
     for size in BUFFER_SIZES_BYTES {
         let n = lens.iter().filter(|&&l| near(l, size)).count();
@@ -174,6 +182,9 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>) -> ReadSizes {
     let mut cut: Vec<usize> = trace
         .reads
         .iter()
+        .enumerate()
+        .filter(in_span)
+        .map(|(_, r)| r)
         .filter(|r| r.len_bytes() >= COMMON_SIZE_MIN_BYTES)
         // A read kept only as its length (over the trace cap) has no last byte to look at: it counts
         // for raw text only.
@@ -191,6 +202,13 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>) -> ReadSizes {
         }
     }
     out
+}
+
+/// The read indices of the first and the last content event, when there is content.
+fn content_span(analysis: &Analysis) -> Option<(usize, usize)> {
+    let first = analysis.content_events().next()?.read_index;
+    let last = analysis.content_events().last()?.read_index;
+    Some((first, last))
 }
 
 impl DeliveryStats {
@@ -272,7 +290,7 @@ impl DeliveryStats {
             content_events_per_read_mean: (content_reads > 0)
                 .then(|| total_events as f64 / content_reads as f64),
             content_events_per_read_max: content_per_read.iter().copied().max().unwrap_or(0),
-            read_sizes: read_sizes(trace, analysis.framing),
+            read_sizes: read_sizes(trace, analysis.framing, content_span(analysis)),
             hold_ms: Percentiles::of(&holds),
             hold_events: holds.len(),
         }
@@ -420,9 +438,30 @@ mod tests {
                 elided_bytes: 0,
             });
         }
-        let s = read_sizes(&t, Some(Framing::Sse));
+        let s = read_sizes(&t, Some(Framing::Sse), None);
         assert_eq!((s.buffer_len_bytes, s.buffer_sized_reads), (Some(4096), 3));
         assert_eq!((s.common_len_bytes, s.common_reads), (Some(4096), 3));
+    }
+
+    /// Regression: three 64 KiB reads of a keep-alive flood before the first token made a healthy stream
+    /// `buffered` (the browser fills its buffer with a flood whatever the path does).
+    #[test]
+    fn keepalive_flood_in_buffer_sized_reads_before_the_first_token_is_not_buffering() {
+        let comment = ": keep-alive\n\n";
+        let flood = comment.repeat(65536 / comment.len() + 1);
+        let mut reads: Vec<(f64, String)> = (0..3).map(|i| (5.0 + i as f64, flood[..65536].to_string())).collect();
+        // The 65536-byte cuts end inside a comment: the rest of it opens the first content read.
+        let tail = &flood[65536 % comment.len()..][..comment.len() - 65536 % comment.len()];
+        reads.push((300.0, format!("{}{}", &comment[comment.len() - tail.len()..], content("a"))));
+        reads.extend((1..50).map(|i| (300.0 + 20.0 * i as f64, content("t"))));
+        let t = Trace::from_reads(200, "text/event-stream", 4.0, reads.clone(), TraceEnd::Complete { at_ms: 1300.0 });
+        let analysis = analyze(&t);
+        let d = DeliveryStats::derive(&t, &analysis);
+        assert_eq!((d.read_sizes.buffer_len_bytes, d.read_sizes.buffer_sized_reads), (None, 0), "{:?}", d.read_sizes);
+        let m = crate::measure::Metrics::derive(&t, &analysis);
+        assert_eq!(crate::verdict::classify_with(&t, &analysis, &m, &d), crate::verdict::Verdict::Streaming);
+        // The same reads counted over the whole trace do cluster at 64 KiB: the span is what changed.
+        assert_eq!(read_sizes(&t, Some(Framing::Sse), None).buffer_sized_reads, 3);
     }
 
     #[test]
@@ -435,7 +474,7 @@ mod tests {
             (0..6).map(|i| (i as f64 * 30.0, three.clone())),
             TraceEnd::Complete { at_ms: 200.0 },
         );
-        let s = read_sizes(&t, Some(Framing::Sse));
+        let s = read_sizes(&t, Some(Framing::Sse), None);
         assert_eq!(
             (s.common_len_bytes, s.common_reads),
             (None, 0),
