@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use streamscope_core::analysis::event::EventKind;
 use streamscope_core::analysis::Analysis;
+use streamscope_core::measure::LiveFigures;
 use streamscope_core::trace::{ReadChunk, Trace};
 
 use super::timeline_bins::TimelineBins;
@@ -45,20 +46,14 @@ pub struct LiveView {
     pub headers_ms: Option<f64>,
     /// HTTP status.
     pub status: Option<u16>,
-    /// When the first read resolved.
-    pub first_read_ms: Option<f64>,
-    /// When the last read resolved.
+    /// TTFB, TTFT, counts: read off the analysis by core, never computed here.
+    pub figures: LiveFigures,
+    /// When the last read resolved (the timeline's span).
     pub last_read_ms: Option<f64>,
-    /// Reads so far.
-    pub reads: usize,
-    /// Body bytes so far.
-    pub bytes: usize,
     /// Arrival time of every content event (8 bytes each: what the replay steps through).
     pub content_at_ms: Vec<f64>,
     /// Length of `text` (bytes) once each content event had arrived, parallel to `content_at_ms`.
     pub text_len_after: Vec<usize>,
-    /// Arrival time of the first reasoning event.
-    pub first_reasoning_ms: Option<f64>,
     /// Content text so far.
     pub text: String,
     /// Reasoning text so far.
@@ -78,10 +73,7 @@ impl LiveView {
     /// Takes in reads that just arrived.
     pub fn add_reads(&mut self, reads: &[ReadChunk]) {
         for read in reads {
-            self.first_read_ms.get_or_insert(read.at_ms);
             self.last_read_ms = Some(read.at_ms);
-            self.reads += 1;
-            self.bytes += read.len_bytes();
             self.timeline.add_read(read.at_ms, read.len_bytes());
         }
     }
@@ -98,13 +90,13 @@ impl LiveView {
                 }
                 EventKind::Reasoning(text) => {
                     self.reasoning.push_str(text);
-                    self.first_reasoning_ms.get_or_insert(event.at_ms);
                     self.timeline.add_reasoning(event.at_ms);
                 }
                 _ => {}
             }
         }
         self.events_seen = analysis.events.len();
+        self.figures = LiveFigures::of(analysis);
     }
 
     /// The view of a finished trace and its analysis (an import, or a run not drawn live).

@@ -40,13 +40,13 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
         |r| r.status.map_or("–".into(), |s| s.to_string()),
     );
     let headers = live_or_report(|l| format::ms(l.headers_ms), |r| format::ms(r.headers_ms));
-    let ttfb = live_or_report(|l| format::ms(l.first_read_ms), |r| format::ms(r.ttfb_ms));
-    let ttft = live_or_report(|l| format::ms(l.content_at_ms.first().copied()), |r| format::ms(r.ttft_ms));
-    let reasoning = live_or_report(|l| format::ms(l.first_reasoning_ms), |r| format::ms(r.reasoning_ttft_ms));
+    let ttfb = live_or_report(|l| format::ms(l.figures.ttfb_ms), |r| format::ms(r.ttfb_ms));
+    let ttft = live_or_report(|l| format::ms(l.figures.ttft_ms), |r| format::ms(r.ttft_ms));
+    let reasoning = live_or_report(|l| format::ms(l.figures.reasoning_ttft_ms), |r| format::ms(r.reasoning_ttft_ms));
     let total = live_or_report(|l| format::ms(Some(l.elapsed_ms)), |r| format::ms(r.total_ms));
-    let reads = live_or_report(|l| l.reads.to_string(), |r| r.reads.to_string());
-    let content_events = live_or_report(|l| l.content_at_ms.len().to_string(), |r| r.content_events.to_string());
-    let bytes = live_or_report(|l| format::bytes(l.bytes), |r| format::bytes(r.bytes));
+    let reads = live_or_report(|l| l.figures.reads.to_string(), |r| r.reads.to_string());
+    let content_events = live_or_report(|l| l.figures.content_events.to_string(), |r| r.content_events.to_string());
+    let bytes = live_or_report(|l| format::bytes(l.figures.bytes), |r| format::bytes(r.bytes));
     let tpot = from_report(|r| match (r.tpot_ms, r.tpot_n) {
         (Some(t), Some(n)) => {
             let source = r.tpot_n_source.map(|s| json_name(&s)).unwrap_or_default();

@@ -91,7 +91,7 @@ fn live_view_built_frame_by_frame_equals_the_view_of_the_whole_trace() {
     live.elapsed_ms = 202.0;
     assert_eq!(live, LiveView::from_trace(7, &trace));
     assert_eq!(live.text, "One two three four five");
-    assert_eq!((live.reads, live.content_at_ms.len(), live.first_read_ms), (7, 5, Some(12.0)));
+    assert_eq!((live.figures.reads, live.content_at_ms.len(), live.figures.ttfb_ms), (7, 5, Some(12.0)));
 }
 
 /// Regression: without serde_json's `float_roundtrip`, the page parsed an exported TPOT of

@@ -132,7 +132,7 @@ pub fn Timeline(session: Session) -> impl IntoView {
     let marks = Signal::derive(move || {
         session.report.with(|r| match r {
             Some(r) => (r.headers_ms, r.ttfb_ms, r.ttft_ms),
-            None => session.live.with(|l| (l.headers_ms, l.first_read_ms, l.content_at_ms.first().copied())),
+            None => session.live.with(|l| (l.headers_ms, l.figures.ttfb_ms, l.figures.ttft_ms)),
         })
     });
     let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(held_spans).unwrap_or_default()));

@@ -69,6 +69,18 @@ pub struct Analysis {
     pub dialect: Dialect,
     /// How many reads were pushed.
     pub reads: usize,
+    /// When the first read arrived (the live TTFB; the report's comes from the trace).
+    #[serde(default)]
+    pub first_read_ms: Option<f64>,
+    /// When the first content event arrived.
+    #[serde(default)]
+    pub first_content_ms: Option<f64>,
+    /// When the first reasoning event arrived.
+    #[serde(default)]
+    pub first_reasoning_ms: Option<f64>,
+    /// Content events so far.
+    #[serde(default)]
+    pub content_event_count: usize,
     /// How many body bytes were pushed (fewer than the trace's length when a capped trace is analysed
     /// again: its elided reads arrive empty).
     #[serde(default)]
@@ -154,8 +166,15 @@ impl Analysis {
             }
         }
         match &kind {
-            EventKind::Content(s) => self.text.push_str(s),
-            EventKind::Reasoning(s) => self.reasoning_text.push_str(s),
+            EventKind::Content(s) => {
+                self.text.push_str(s);
+                self.first_content_ms.get_or_insert(at_ms);
+                self.content_event_count += 1;
+            }
+            EventKind::Reasoning(s) => {
+                self.reasoning_text.push_str(s);
+                self.first_reasoning_ms.get_or_insert(at_ms);
+            }
             EventKind::KeepAlive => {
                 self.keepalive_comments += 1;
                 return;
@@ -347,6 +366,7 @@ impl Analyzer {
         }
         let read_index = self.out.reads;
         self.out.reads += 1;
+        self.out.first_read_ms.get_or_insert(at_ms);
         self.out.bytes += bytes.len();
         self.out.messages_per_read.push(0);
         self.last_read = Some((at_ms, read_index));

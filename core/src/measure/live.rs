@@ -1,0 +1,57 @@
+//! The figures shown while a stream arrives, read off the analysis in constant time each frame (no pass
+//! over events or reads): the same definitions as the report's [`super::Metrics`], which replace them
+//! when the run ends.
+
+use crate::analysis::Analysis;
+
+/// Live TTFB, TTFT and counts of a run in progress.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LiveFigures {
+    /// First body byte of any kind.
+    pub ttfb_ms: Option<f64>,
+    /// First content event.
+    pub ttft_ms: Option<f64>,
+    /// First reasoning event.
+    pub reasoning_ttft_ms: Option<f64>,
+    /// Reads so far.
+    pub reads: usize,
+    /// Content events so far.
+    pub content_events: usize,
+    /// Body bytes so far.
+    pub bytes: usize,
+}
+
+impl LiveFigures {
+    /// The figures of `analysis` as it stands.
+    pub fn of(analysis: &Analysis) -> LiveFigures {
+        LiveFigures {
+            ttfb_ms: analysis.first_read_ms,
+            ttft_ms: analysis.first_content_ms,
+            reasoning_ttft_ms: analysis.first_reasoning_ms,
+            reads: analysis.reads,
+            content_events: analysis.content_event_count,
+            bytes: analysis.bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::measure::Metrics;
+    use crate::trace::{Trace, TraceEnd};
+
+    /// The live figures end where the report's metrics do.
+    #[test]
+    fn live_figures_agree_with_the_report_metrics() {
+        let chunk = |t: &str| format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{t}\"}}}}]}}\n\n");
+        let mut reads = vec![(12.0, ": ping\n\n".to_string())];
+        reads.extend((0..5).map(|i| (100.0 + 20.0 * i as f64, chunk("w"))));
+        let t = Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 190.0 });
+        let a = analyze(&t);
+        let (live, m) = (LiveFigures::of(&a), Metrics::derive(&t, &a));
+        assert_eq!((live.ttfb_ms, live.ttft_ms, live.reasoning_ttft_ms), (m.ttfb_ms, m.ttft_ms, m.reasoning_ttft_ms));
+        assert_eq!((live.reads, live.content_events, live.bytes), (m.reads, m.content_events, m.bytes));
+    }
+}
