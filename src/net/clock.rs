@@ -5,9 +5,14 @@
 
 use super::scope::Scope;
 
+thread_local! {
+    /// This scope's `performance`, looked up once: reading the clock is one call.
+    static PERFORMANCE: Option<web_sys::Performance> = Scope::current().and_then(|s| s.performance());
+}
+
 /// Milliseconds since this scope's time origin, with sub-millisecond resolution where the browser gives it.
 pub fn now_ms() -> f64 {
-    Scope::current().and_then(|s| s.performance()).map(|p| p.now()).unwrap_or(0.0)
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, |p| p.now()))
 }
 
 /// This scope's `performance.timeOrigin` (unix ms, high resolution), or 0 when unknown.

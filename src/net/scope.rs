@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Performance, RequestInit, Window, WorkerGlobalScope};
 
 /// The page's window or a worker's global scope.
+#[derive(Clone)]
 pub enum Scope {
     /// The page's main thread.
     Window(Window),
@@ -15,13 +16,20 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// The scope this code runs in; `None` only in an unknown host (no window, no worker).
+    /// The scope this code runs in; `None` only in an unknown host (no window, no worker). Looked up
+    /// once per thread: the type check behind it (a JS `instanceof`, which throws and is caught in a
+    /// worker, where `Window` does not exist) must not run before every timestamp.
     pub fn current() -> Option<Scope> {
-        let global = js_sys::global();
-        if let Some(window) = global.dyn_ref::<Window>() {
-            return Some(Scope::Window(window.clone()));
+        thread_local! {
+            static CURRENT: Option<Scope> = {
+                let global = js_sys::global();
+                match global.dyn_ref::<Window>() {
+                    Some(window) => Some(Scope::Window(window.clone())),
+                    None => global.dyn_ref::<WorkerGlobalScope>().map(|w| Scope::Worker(w.clone())),
+                }
+            };
         }
-        global.dyn_ref::<WorkerGlobalScope>().map(|w| Scope::Worker(w.clone()))
+        CURRENT.with(Clone::clone)
     }
 
     /// Whether this is a worker (the measurement runs off the page's main thread).

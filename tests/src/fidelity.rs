@@ -140,6 +140,11 @@ pub async fn open_observe_and_run(page: &Page, query: &str) -> bool {
     }
     // Let start-up settle (the issue measured runs started after load).
     tokio::time::sleep(Duration::from_millis(500)).await;
+    // For experiments by hand: a script run on the page before the run (e.g. hiding a panel to see what
+    // its rendering costs).
+    if let Ok(js) = std::env::var("BENCH_PRE_JS") {
+        page.client().execute(&js, vec![]).await.unwrap_or_else(|err| panic!("BENCH_PRE_JS failed: {err}"));
+    }
     let script = r#"
       window.__ssLongTasks = [];
       const supported = typeof PerformanceObserver !== 'undefined'
@@ -255,6 +260,8 @@ pub fn page_events_per_read(report: &Value) -> PageEventsPerRead {
         max: delivery["content_events_per_read_max"].as_f64(),
         ..PageEventsPerRead::default()
     };
+    out.p50 = delivery["content_events_per_read_p50"].as_f64();
+    out.p99 = delivery["content_events_per_read_p99"].as_f64();
     for source in [&report["content_events_per_read"], &delivery["content_events_per_read"]] {
         if let Some(list) = source.as_array() {
             let counts: Vec<usize> = list.iter().filter_map(Value::as_u64).map(|n| n as usize).filter(|&n| n > 0).collect();

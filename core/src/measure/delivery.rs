@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::wire::Framing;
-use crate::stats::{median, Percentiles};
+use crate::stats::{median, percentile_sorted, Percentiles};
 use crate::trace::{ReadChunk, Trace};
 
 /// Reads that start within this many ms of a delivery's first read belong to that delivery.
@@ -108,6 +108,12 @@ pub struct DeliveryStats {
     pub content_events_per_read_mean: Option<f64>,
     /// Most content events completed by one read.
     pub content_events_per_read_max: usize,
+    /// Median content events per read that carried content: 1 when nothing merged token events.
+    #[serde(default)]
+    pub content_events_per_read_p50: Option<f64>,
+    /// 99th percentile of the same.
+    #[serde(default)]
+    pub content_events_per_read_p99: Option<f64>,
     /// How the read sizes cluster.
     pub read_sizes: ReadSizes,
     /// Hold times of the timestamped content events (p50, p90, p99, max, mean); `None` without server times.
@@ -249,8 +255,14 @@ impl DeliveryStats {
         }
 
         let raw = analysis.framing == Some(Framing::Raw);
-        let mean_message_bytes =
-            (analysis.messages > 0).then(|| trace.body_bytes() as f64 / analysis.messages as f64);
+        // The mean message size over the content span only: a keep-alive flood before the first token
+        // (14-byte comments by the hundred thousand) would otherwise make every single token event look
+        // like several messages' worth, a burst.
+        let span = content_span(analysis).unwrap_or((0, n_reads.saturating_sub(1)));
+        let span_reads = || trace.reads.iter().enumerate().skip(span.0).take(span.1.saturating_sub(span.0) + 1);
+        let span_bytes: usize = span_reads().map(|(_, r)| r.len_bytes()).sum();
+        let span_messages: usize = span_reads().map(|(i, _)| messages_of(i)).sum();
+        let mean_message_bytes = (span_messages > 0).then(|| span_bytes as f64 / span_messages as f64);
         let is_burst = |g: &Group| {
             if g.events >= BURST_MIN_EVENTS {
                 return true;
@@ -275,6 +287,8 @@ impl DeliveryStats {
             .collect();
         let delivery_gaps: Vec<f64> = content.iter().skip(1).map(|g| g.gap_before_ms).collect();
         let content_reads = content_per_read.iter().filter(|&&n| n > 0).count();
+        let mut carrying: Vec<f64> = content_per_read.iter().filter(|&&n| n > 0).map(|&n| n as f64).collect();
+        carrying.sort_by(f64::total_cmp);
         let holds = hold_times_ms(analysis);
 
         DeliveryStats {
@@ -290,6 +304,8 @@ impl DeliveryStats {
             content_events_per_read_mean: (content_reads > 0)
                 .then(|| total_events as f64 / content_reads as f64),
             content_events_per_read_max: content_per_read.iter().copied().max().unwrap_or(0),
+            content_events_per_read_p50: percentile_sorted(&carrying, 50.0),
+            content_events_per_read_p99: percentile_sorted(&carrying, 99.0),
             read_sizes: read_sizes(trace, analysis.framing, content_span(analysis)),
             hold_ms: Percentiles::of(&holds),
             hold_events: holds.len(),
@@ -458,6 +474,7 @@ mod tests {
         let analysis = analyze(&t);
         let d = DeliveryStats::derive(&t, &analysis);
         assert_eq!((d.read_sizes.buffer_len_bytes, d.read_sizes.buffer_sized_reads), (None, 0), "{:?}", d.read_sizes);
+        assert_eq!(d.burst_count, 0, "one token per read is no burst, however small the comments before it were");
         let m = crate::measure::Metrics::derive(&t, &analysis);
         assert_eq!(crate::verdict::classify_with(&t, &analysis, &m, &d), crate::verdict::Verdict::Streaming);
         // The same reads counted over the whole trace do cluster at 64 KiB: the span is what changed.
@@ -495,6 +512,8 @@ mod tests {
             "burst_event_share",
             "content_events_per_read_mean",
             "content_events_per_read_max",
+            "content_events_per_read_p50",
+            "content_events_per_read_p99",
             "read_sizes",
             "hold_ms",
             "hold_events",
