@@ -64,6 +64,11 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
         let framing = r.framing.map_or("–".to_string(), |f| f.as_str().to_string());
         format!("{} ({framing})", r.dialect.as_str())
     });
+    let measured_in = from_report(|r| match r.measured_in {
+        Some(streamscope_core::trace::MeasuredIn::Worker) => "worker".into(),
+        Some(streamscope_core::trace::MeasuredIn::MainThread) => "main thread (fallback)".into(),
+        None => "–".into(),
+    });
     let cache = from_report(|r| match &r.cache {
         Some(c) => match c.hit_ratio {
             Some(ratio) => format!("{:.0}% hit", ratio * 100.0),
@@ -88,6 +93,7 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
             <Metric label="Decode rate" testid="metric-tokens-per-s" value=rate />
             <Metric label="Format" testid="metric-dialect" value=dialect />
             <Metric label="Prompt cache" testid="metric-cache" value=cache />
+            <Metric label="Measured in" testid="metric-measured-in" value=measured_in hint="where the reader loop ran: a worker's timestamps cannot be delayed by the page" />
         </section>
     }
 }
