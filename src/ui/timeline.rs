@@ -73,6 +73,19 @@ fn step_path(scale: &Scale, bins: &TimelineBins, count: impl Fn(&Bin) -> u32, ma
     path
 }
 
+/// Merges `(x_from, x_to)` spans, in time order, that overlap or lie within a unit of each other, into
+/// `(x, width)` rectangles.
+fn merge_touching(spans: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (from, to) in spans {
+        match out.last_mut() {
+            Some((x, w)) if from <= *x + *w + 1.0 => *w = (to - *x).max(*w),
+            _ => out.push((from, to - from)),
+        }
+    }
+    out
+}
+
 /// Headers, TTFB and TTFT times to mark.
 pub type Marks = (Option<f64>, Option<f64>, Option<f64>);
 
@@ -103,15 +116,19 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
         .into_iter()
         .filter_map(|(label, class, at)| at.map(|at| (label, class, scale.x(at))))
         .collect();
-    // A burst is released where its held span ends: mark it with a small triangle above the reads.
-    let burst_marks = held
-        .iter()
-        .map(|&(_, to)| format!("M{:.1},{:.1}l-4,-7h8z", scale.x(to), READS_TOP - 1.0))
-        .collect::<String>();
-    let held = held
-        .iter()
-        .map(|&(from, to)| (scale.x(from), (scale.x(to) - scale.x(from)).max(1.0)))
-        .collect();
+    // A burst is released where its held span ends: mark it with a small triangle above the reads. Marks
+    // closer than a triangle's width and spans that touch are drawn once: a long stream with thousands of
+    // bursts still draws at most one shape per column.
+    let mut burst_marks = String::new();
+    let mut last_mark_x = f64::NEG_INFINITY;
+    for &(_, to) in held {
+        let x = scale.x(to);
+        if x - last_mark_x >= 8.0 {
+            burst_marks.push_str(&format!("M{x:.1},{:.1}l-4,-7h8z", READS_TOP - 1.0));
+            last_mark_x = x;
+        }
+    }
+    let held = merge_touching(held.iter().map(|&(from, to)| (scale.x(from), scale.x(to).max(scale.x(from) + 1.0))));
     Plot {
         held,
         burst_marks,
@@ -221,6 +238,16 @@ pub fn TimelineChart(
 mod tests {
     use super::tick_step_ms;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn held_spans_that_touch_are_drawn_once() {
+        let spans = (0..10_000).map(|i| (i as f64 * 0.1, i as f64 * 0.1 + 0.05));
+        let merged = super::merge_touching(spans);
+        assert_eq!(merged.len(), 1, "{:?}", &merged[..merged.len().min(3)]);
+        assert!((merged[0].1 - 999.95).abs() < 1e-6);
+        let apart = [(0.0, 2.0), (10.0, 12.0)].into_iter();
+        assert_eq!(super::merge_touching(apart), vec![(0.0, 2.0), (10.0, 2.0)]);
+    }
 
     #[wasm_bindgen_test]
     fn tick_steps_are_nice() {
