@@ -27,6 +27,11 @@ fn finding_codes(report: &Value) -> Vec<String> {
 async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
     with_page(|page: Page| async move {
         let query = page.stream_query("tokens=50&cadence_ms=20&first_ms=300", "");
+        // The first run in a freshly started browser reaches the server 5-15 ms later than any later run
+        // (a cold browser, measured with the rerun example; see BENCHMARKS.md): that is not the page's
+        // accuracy, which is what this test holds to 15 ms, so one unchecked run goes first.
+        let warm_up = page.run_page(&query).await;
+        assert_eq!(warm_up["verdict"], "streaming", "{warm_up:#}");
         let report = page.run_page(&query).await;
         assert_eq!(report["verdict"], "streaming", "{report:#}");
         let ttft_ms = number(&report, "ttft_ms");
