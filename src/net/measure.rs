@@ -140,7 +140,7 @@ async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mu
                 if done {
                     return TraceEnd::Complete { at_ms };
                 }
-                let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>().map_err(JsValue::from)) else {
+                let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>()) else {
                     continue;
                 };
                 if chunk.byte_length() > 0 {

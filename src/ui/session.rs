@@ -212,7 +212,7 @@ impl Session {
         });
         self.config.set(export.config);
         self.progress.set((records.len(), records.len()));
-        self.raw_rows.set(last.as_ref().map(|r| raw_rows(0, &r.trace.reads, &mut RAW_PREVIEW_TOTAL_BYTES.clone())).unwrap_or_default());
+        self.raw_rows.set(last.as_ref().map(|r| raw_rows(0, &r.trace.reads, &mut { RAW_PREVIEW_TOTAL_BYTES })).unwrap_or_default());
         self.live.set(last.as_ref().map(|r| r.live.clone()).unwrap_or_default());
         self.report.set(last.map(|r| r.report));
         self.records.set(records);
