@@ -334,6 +334,9 @@ fn block_main_ms() -> f64 {
         .map_or(0.0, |ms| ms.min(10_000.0))
 }
 
+/// How long a drain waits for an animation frame before it runs anyway (a hidden tab gets none).
+const HIDDEN_TAB_DRAIN_MS: u64 = 250;
+
 /// The per-frame drain of one run.
 struct Drain {
     session: Session,
@@ -351,16 +354,33 @@ struct Drain {
 }
 
 impl Drain {
-    fn schedule(mut self) {
+    /// Runs the next drain at the next animation frame or, in a hidden tab (where the browser stops
+    /// animation frames), after [`HIDDEN_TAB_DRAIN_MS`], whichever comes first: a run finishes and is
+    /// reported even while the user looks at another tab.
+    fn schedule(self) {
+        let slot = Rc::new(RefCell::new(Some(self)));
+        let timer: Rc<std::cell::Cell<Option<TimeoutHandle>>> = Rc::default();
+        let (on_frame, frame_clears) = (slot.clone(), timer.clone());
         request_animation_frame(move || {
-            // A newer campaign (or an import) replaced this one: stop drawing the old run.
-            if self.session.local.try_with_value(|l| l.campaign_id) != Some(self.campaign_id) {
-                return;
+            if let Some(handle) = frame_clears.take() {
+                handle.clear();
             }
-            if self.frame() {
-                self.schedule();
-            }
+            Drain::tick(&on_frame);
         });
+        let delay = std::time::Duration::from_millis(HIDDEN_TAB_DRAIN_MS);
+        timer.set(set_timeout_with_handle(move || Drain::tick(&slot), delay).ok());
+    }
+
+    /// One drain, by whichever of the two callbacks comes first (the other finds the slot empty).
+    fn tick(slot: &Rc<RefCell<Option<Drain>>>) {
+        let Some(mut drain) = slot.borrow_mut().take() else { return };
+        // A newer campaign (or an import) replaced this one: stop drawing the old run.
+        if drain.session.local.try_with_value(|l| l.campaign_id) != Some(drain.campaign_id) {
+            return;
+        }
+        if drain.frame() {
+            drain.schedule();
+        }
     }
 
     /// Feeds the reads that arrived since the last frame to the analyzer (each exactly once), publishes
