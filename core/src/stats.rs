@@ -36,6 +36,14 @@ pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
     percentile_sorted(&finite_sorted(values), p)
 }
 
+/// The p50 and p99 of per-read counts, over the non-zero ones (reads that completed nothing are left
+/// out): how many events (or messages) the reads that carried some held.
+pub fn per_read_p50_p99(counts: &[usize]) -> (Option<f64>, Option<f64>) {
+    let mut nonzero: Vec<f64> = counts.iter().filter(|&&n| n > 0).map(|&n| n as f64).collect();
+    nonzero.sort_by(f64::total_cmp);
+    (percentile_sorted(&nonzero, 50.0), percentile_sorted(&nonzero, 99.0))
+}
+
 /// The arithmetic mean.
 pub fn mean(values: &[f64]) -> Option<f64> {
     let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::wire::Framing;
-use crate::stats::{median, percentile_sorted, Percentiles};
+use crate::stats::{median, per_read_p50_p99, Percentiles};
 use crate::trace::{ReadChunk, Trace};
 
 /// Reads that start within this many ms of a delivery's first read belong to that delivery.
@@ -287,8 +287,7 @@ impl DeliveryStats {
             .collect();
         let delivery_gaps: Vec<f64> = content.iter().skip(1).map(|g| g.gap_before_ms).collect();
         let content_reads = content_per_read.iter().filter(|&&n| n > 0).count();
-        let mut carrying: Vec<f64> = content_per_read.iter().filter(|&&n| n > 0).map(|&n| n as f64).collect();
-        carrying.sort_by(f64::total_cmp);
+        let (content_events_per_read_p50, content_events_per_read_p99) = per_read_p50_p99(&content_per_read);
         let holds = hold_times_ms(analysis);
 
         DeliveryStats {
@@ -304,8 +303,8 @@ impl DeliveryStats {
             content_events_per_read_mean: (content_reads > 0)
                 .then(|| total_events as f64 / content_reads as f64),
             content_events_per_read_max: content_per_read.iter().copied().max().unwrap_or(0),
-            content_events_per_read_p50: percentile_sorted(&carrying, 50.0),
-            content_events_per_read_p99: percentile_sorted(&carrying, 99.0),
+            content_events_per_read_p50,
+            content_events_per_read_p99,
             read_sizes: read_sizes(trace, analysis.framing, content_span(analysis)),
             hold_ms: Percentiles::of(&holds),
             hold_events: holds.len(),

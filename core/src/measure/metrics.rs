@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::cache::CacheStats;
 use crate::analysis::Analysis;
 use crate::dialect::{EventKind, Usage};
-use crate::stats::{percentile_sorted, Percentiles};
+use crate::stats::{per_read_p50_p99, Percentiles};
 use crate::trace::Trace;
 
 /// Where the token count N used for TPOT came from.
@@ -114,8 +114,7 @@ impl Metrics {
             .map(|t| n as f64 / t * 1000.0);
 
         let per_read = &analysis.messages_per_read;
-        let mut completing: Vec<f64> = per_read.iter().filter(|&&n| n > 0).map(|&n| n as f64).collect();
-        completing.sort_by(f64::total_cmp);
+        let (events_per_read_p50, events_per_read_p99) = per_read_p50_p99(per_read);
         let mut content_reads: Vec<usize> =
             analysis.content_events().map(|e| e.read_index).collect();
         content_reads.dedup();
@@ -138,8 +137,8 @@ impl Metrics {
             events_per_read_mean: (!per_read.is_empty())
                 .then(|| per_read.iter().sum::<usize>() as f64 / per_read.len() as f64),
             events_per_read_max: per_read.iter().copied().max().unwrap_or(0),
-            events_per_read_p50: percentile_sorted(&completing, 50.0),
-            events_per_read_p99: percentile_sorted(&completing, 99.0),
+            events_per_read_p50,
+            events_per_read_p99,
             bytes: trace.body_bytes(),
             content_chars: analysis.text.chars().count(),
             output_tokens_per_s,
