@@ -10,7 +10,6 @@ use js_sys::Uint8Array;
 use streamscope_core::trace::{MeasuredIn, ReadChunk, Trace, TraceEnd};
 use wasm_bindgen_futures::JsFuture;
 
-use super::clock::now_ms;
 use super::feed::{RunFeed, SharedFeed};
 use super::measure::{measure, Abort, RunSink};
 use super::request::RunSpec;
@@ -80,10 +79,7 @@ pub fn start_run(spec: RunSpec, feed: SharedFeed, placement: Placement) -> (RunH
             *handle.target.borrow_mut() = Target::Local(abort.clone());
             feed.borrow_mut().trace.measured_in = Some(MeasuredIn::MainThread);
             let outcome = measure(&spec, &LocalSink { feed: feed.clone() }, &abort).await;
-            let mut f = feed.borrow_mut();
-            f.trace.connection = outcome.connection;
-            f.trace.probes = outcome.probes;
-            f.trace.end = Some(outcome.end);
+            feed.borrow_mut().ended(outcome.end, outcome.connection, outcome.probes);
         }
     };
     (handle, run)
@@ -96,24 +92,14 @@ struct LocalSink {
 
 impl RunSink for LocalSink {
     fn started(&self, t0_ms: f64, unix_ms: f64) {
-        let mut f = self.feed.borrow_mut();
-        f.t0_page_ms = Some(t0_ms);
-        f.trace.started_unix_ms = Some(unix_ms);
+        self.feed.borrow_mut().started(Some(t0_ms), Some(unix_ms));
     }
 
     fn headers(&self, at_ms: f64, status: u16, headers: Vec<(String, String)>) {
-        let mut f = self.feed.borrow_mut();
-        f.trace.headers_ms = Some(at_ms);
-        f.trace.status = Some(status);
-        f.trace.headers = headers;
+        self.feed.borrow_mut().headers(Some(at_ms), Some(status), headers);
     }
 
     fn read(&self, at_ms: f64, chunk: Uint8Array) {
         self.feed.borrow_mut().pending.push(ReadChunk::new(at_ms, chunk.to_vec()));
     }
-}
-
-/// Time since the run's `fetch()` on the page's clock (0 before it is known).
-pub fn elapsed_ms(feed: &RunFeed) -> f64 {
-    feed.t0_page_ms.map_or(0.0, |t0| (now_ms() - t0).max(0.0))
 }

@@ -18,7 +18,6 @@ use streamscope_core::trace::{Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
 use crate::net::clock::now_ms;
-use crate::net::run::elapsed_ms;
 use crate::net::{start_run, Placement, RunFeed, RunHandle, RunSpec, SharedFeed};
 
 /// Where the page is in its life; mirrored into `#report-json[data-state]`.
@@ -396,7 +395,7 @@ impl Drain {
         }
         let Some(analyzer) = self.analyzer.as_mut() else {
             if self.publish {
-                let elapsed = elapsed_ms(&feed);
+                let elapsed = feed.elapsed_ms();
                 self.session.live.update(|l| l.elapsed_ms = elapsed);
             }
             return true;
@@ -412,7 +411,7 @@ impl Drain {
         }
         if self.publish {
             let first_index = feed.trace.reads.len();
-            let elapsed = ended.as_ref().map_or_else(|| elapsed_ms(&feed), |e| e.at_ms());
+            let elapsed = ended.as_ref().map_or_else(|| feed.elapsed_ms(), |e| e.at_ms());
             let (headers_ms, status) = (feed.trace.headers_ms, feed.trace.status);
             let analysis = analyzer.analysis();
             self.session.live.update(|l| {

@@ -13,7 +13,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 use super::protocol::{self, message, set};
-use crate::net::clock::{now_ms, time_origin_ms};
+use crate::net::clock::time_origin_ms;
 use crate::net::feed::SharedFeed;
 use crate::net::race::{race_with_deadline, Raced};
 use crate::net::request::RunSpec;
@@ -153,16 +153,12 @@ fn on_message(data: &JsValue) {
     let mut feed = slot.feed.borrow_mut();
     match kind.as_deref() {
         Some(protocol::STARTED) => {
-            if let Some(origin_ms) = protocol::get_f64(data, "t0_origin_ms") {
-                feed.t0_page_ms = Some(origin_ms - time_origin_ms());
-            }
-            feed.trace.started_unix_ms = protocol::get_f64(data, "unix_ms");
+            let t0_page_ms = protocol::get_f64(data, "t0_origin_ms").map(|origin_ms| origin_ms - time_origin_ms());
+            feed.started(t0_page_ms, protocol::get_f64(data, "unix_ms"));
         }
         Some(protocol::HEADERS) => {
-            feed.trace.headers_ms = protocol::get_f64(data, "at_ms");
-            feed.trace.status = protocol::get_f64(data, "status").map(|s| s as u16);
-            feed.trace.headers =
-                protocol::get_str(data, "headers").and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default();
+            let headers = protocol::get_str(data, "headers").and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default();
+            feed.headers(protocol::get_f64(data, "at_ms"), protocol::get_f64(data, "status").map(|s| s as u16), headers);
         }
         Some(protocol::READS) => {
             let times: Float64Array = protocol::get(data, "at_ms").unchecked_into();
@@ -176,13 +172,13 @@ fn on_message(data: &JsValue) {
         }
         Some(protocol::END) => {
             let json = |key: &str| protocol::get_str(data, key).unwrap_or_default();
-            feed.trace.end = Some(serde_json::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
+            let end = serde_json::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
                 at_ms: 0.0,
                 message: format!("the measuring worker sent an unreadable end: {e}"),
                 during_body: true,
-            }));
-            feed.trace.connection = serde_json::from_str(&json("connection")).unwrap_or_default();
-            feed.trace.probes = serde_json::from_str(&json("probes")).unwrap_or_default();
+            });
+            let connection = serde_json::from_str(&json("connection")).unwrap_or_default();
+            feed.ended(end, connection, serde_json::from_str(&json("probes")).unwrap_or_default());
             drop(feed);
             drop(runs);
             if let Some(slot) = c.runs.borrow_mut().remove(&run) {
@@ -203,7 +199,7 @@ fn on_failure(message: String) {
         {
             let mut feed = slot.feed.borrow_mut();
             if feed.trace.end.is_none() {
-                let at_ms = feed.t0_page_ms.map_or(0.0, |t0| now_ms() - t0);
+                let at_ms = feed.elapsed_ms();
                 feed.trace.end = Some(TraceEnd::NetworkError { at_ms, message: message.clone(), during_body: true });
             }
         }
