@@ -629,6 +629,43 @@ mod tests {
         assert!(!codes(&t).contains(&FindingCode::Truncated));
     }
 
+    fn reset_at(at_ms: f64) -> TraceEnd {
+        TraceEnd::NetworkError { at_ms, message: "network error".into(), during_body: true }
+    }
+
+    /// Regression (issue 9): a connection reset after 10 tokens said only `network_error`; the user needs
+    /// to hear that the answer was cut off, how much of it came and when.
+    #[test]
+    fn reset_after_ten_tokens_is_truncated_with_the_network_error() {
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string();
+        let mut reads = vec![(5.0, role)];
+        reads.extend((0..10).map(|i| (300.0 + 20.0 * i as f64, content("tok"))));
+        let t = sse(reads, reset_at(485.0));
+        let c = codes(&t);
+        assert!(c.contains(&FindingCode::NetworkError) && c.contains(&FindingCode::Truncated), "{c:?}");
+        let f = find(&t, FindingCode::Truncated);
+        assert_eq!((f.severity, f.title.as_str()), (Severity::Error, "The answer was cut off mid-stream"));
+        assert_eq!(f.evidence["content_events"], 10);
+        assert_eq!(f.evidence["content_chars"], 30);
+        assert_eq!((f.evidence["ttft_ms"].as_f64(), f.evidence["last_content_ms"].as_f64()), (Some(300.0), Some(480.0)));
+        assert_eq!((f.evidence["at_ms"].as_f64(), f.evidence["reason"].as_str()), (Some(485.0), Some("network_error")));
+        for words in ["485 ms", "10 token events", "30 characters", "300 ms", "480 ms"] {
+            assert!(f.detail.contains(words), "{words}: {}", f.detail);
+        }
+        assert!(f.fix.unwrap().contains("proxy_read_timeout"));
+    }
+
+    #[test]
+    fn a_break_before_any_text_or_after_the_end_is_not_truncated() {
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string();
+        let t = sse(vec![(5.0, role)], reset_at(300.0));
+        assert!(!codes(&t).contains(&FindingCode::Truncated), "no answer text: network_error says it");
+        let t = sse(vec![(100.0, content("a")), (120.0, done())], reset_at(130.0));
+        assert!(!codes(&t).contains(&FindingCode::Truncated), "[DONE] came: the answer is whole");
+        let raw = Trace::from_reads(200, "text/plain", 5.0, vec![(10.0, "half an ans")], reset_at(20.0));
+        assert!(codes(&raw).contains(&FindingCode::Truncated), "raw text has no end marker: a break cuts it");
+    }
+
     #[test]
     fn max_tokens_on_length() {
         let l = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";

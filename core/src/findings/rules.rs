@@ -270,10 +270,17 @@ pub fn stream_error(run: &RunFacts) -> Option<Finding> {
     )
 }
 
-/// `truncated`: a complete response that did not end the way its dialect ends a stream.
+/// `truncated`: the connection broke in the middle of the answer (error), or a complete response did not
+/// end the way its dialect ends a stream (warning).
 pub fn truncated(run: &RunFacts) -> Option<Finding> {
     let analysis = run.analysis;
-    if !run.complete || run.http_failed || analysis.ended_properly() {
+    if run.http_failed {
+        return None;
+    }
+    if let Some(TraceEnd::NetworkError { at_ms, message, during_body: true }) = &run.trace.end {
+        return cut_mid_stream(run, *at_ms, message);
+    }
+    if !run.complete || analysis.ended_properly() {
         return None;
     }
     let marker = stop_reason::end_marker(analysis.dialect)?;
@@ -289,6 +296,44 @@ pub fn truncated(run: &RunFacts) -> Option<Finding> {
              time-outs and the server's logs.",
         )
         .evidence(json!({"saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
+            "dialect": analysis.dialect})),
+    )
+}
+
+/// `truncated` for a connection that broke after answer text had arrived and before the stream's end
+/// marker: the answer is cut off, and the user needs to know how much of it came and when.
+fn cut_mid_stream(run: &RunFacts, at_ms: f64, message: &str) -> Option<Finding> {
+    let (analysis, m) = (run.analysis, run.metrics);
+    // Text without an end marker (raw, sse-text) cannot say it ended: a break after text cuts it.
+    let ended = stop_reason::end_marker(analysis.dialect).is_some() && analysis.ended_properly();
+    if m.content_events == 0 || ended {
+        return None;
+    }
+    let first = m.ttft_ms.map_or("n/a".into(), ms);
+    let last = m.last_content_ms.map_or("n/a".into(), ms);
+    Some(
+        Finding::new(
+            FindingCode::Truncated,
+            Severity::Error,
+            "The answer was cut off mid-stream",
+            format!(
+                "The connection broke at {} ({message}) in the middle of the answer: {} ({}) had arrived, \
+                 the first at {first} and the last at {last}, and the stream never ended properly. What \
+                 arrived is kept and shown, but the answer is incomplete.",
+                ms(at_ms),
+                plural(m.content_events, "token event", "token events"),
+                plural(m.content_chars, "character", "characters"),
+            ),
+        )
+        .fix(
+            "Something closed the connection while the model was still answering: a server crash or restart, \
+             a proxy or load-balancer time-out (nginx proxy_read_timeout, idle or maximum-duration limits), or \
+             a connection limit. Match the time it broke against the server's and every proxy's logs; a \
+             client should retry or resume rather than show the partial answer as complete.",
+        )
+        .evidence(json!({"reason": "network_error", "at_ms": at_ms, "content_events": m.content_events,
+            "content_chars": m.content_chars, "ttft_ms": m.ttft_ms, "last_content_ms": m.last_content_ms,
+            "saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
             "dialect": analysis.dialect})),
     )
 }
