@@ -9,14 +9,25 @@
 //!   arrives one token per read and stays `streaming`);
 //! - `buffered` when content was held and released in bursts (see [`crate::measure::delivery`] for deliveries,
 //!   bursts, gaps, read sizes and hold times): at least [`BUFFERED_MIN_CONTENT_EVENTS`] (6) content
-//!   events and at least [`BUFFERED_MIN_BURSTS`] (2) bursts, plus one of these signals (raw text: see
-//!   the last one):
+//!   events and at least [`BUFFERED_MIN_BURSTS`] (2) bursts plus one of the signals bursts, hold_times
+//!   or buffer_sized_reads below; or the release_cadence signal, which sets its own minimums (raw text:
+//!   see the last signal):
 //!   - **bursts** (timing alone, no server timestamps needed): at least [`BURST_SHARE_MIN`] (half) of
 //!     the content events arrived in bursts, a burst carries at least [`BURST_MEAN_EVENTS_MIN`] (4) events
 //!     on average, and the typical silence before a burst is at least [`BURST_GAP_MIN_MS`] (150 ms);
 //!   - **hold_times**: the server's own timestamps show the median hold at least [`HOLD_P50_MIN_MS`]
 //!     (100 ms): most events waited on the way (the median, not a high percentile, so that one network
 //!     stall holding a tenth of the stream does not count);
+//!   - **release_cadence** (timing alone, for a relay that flushes on a timer slower than the tokens,
+//!     in bursts too small for the bursts signal; checked only when no other signal fired, so that each
+//!     signal list stays what it was; see [`crate::measure::cadence`]): at least [`CADENCE_MIN_RELEASES`] (6) content deliveries, a
+//!     median period between them of at least [`BURST_GAP_MIN_MS`] (150 ms), at least
+//!     [`CADENCE_REGULAR_SHARE_MIN`] (60%) of the intervals within ±25% of that period, and at least
+//!     [`CADENCE_EVENTS_PER_RELEASE_MIN`] (2.5) content events per delivery on average: the reads came
+//!     on a clock of their own, each holding the several tokens made meanwhile. Unless the server's
+//!     timestamps show it wrote each delivery's events together (their spread inside a delivery under
+//!     [`CADENCE_SERVER_SPREAD_SHARE_MAX`] (20%) of the period: an engine's own micro-batching, not the
+//!     path). Small bursts do not escape this rule: 3 tokens every 250 ms is a timer, not a hiccup;
 //!   - **buffer_sized_reads**: at least half of the content arrived in bursts and at least 2 reads were
 //!     of a standard buffer size (4/8/16/32/64 KiB) or at least 3 reads cut inside a line share one size
 //!     (a fixed-size buffer flushing: this catches buffering whose gaps are short, e.g. large events or a
@@ -27,9 +38,15 @@
 //!
 //! Why these thresholds: a healthy stream must never be called buffered. A browser that falls behind
 //! (a busy page, a loaded local model at 5-10 ms per token) merges 2-3 events into one read after a
-//! frame or two, 16-50 ms, so bursts of 3 after short gaps are normal; TCP splits events but never merges
-//! them across seconds; a cold start inflates only the first gap (left out of the typical gap); a server
-//! that puts several tokens in one event still sends one event per read. A buffering proxy, by contrast,
+//! frame or two, 16-50 ms, so bursts of 3 after short gaps are normal; an engine that micro-batches
+//! (speculative decoding, multi-step scheduling) writes a few events at once every few tens of ms, and
+//! irregularly; TCP splits events but never merges them across seconds; a cold start inflates only the
+//! first gap (left out of the typical gap); a server that puts several tokens in one event still sends
+//! one event per read (events are counted, not tokens). Only a clock of 150 ms or more, kept for most
+//! of the run, with most deliveries holding 3 events, makes the cadence rule fire: no browser hiccup or
+//! network jitter is that regular. Without server timestamps an engine that itself batches 3 events
+//! every 150 ms or more looks exactly like such a relay; the user sees the same lumps either way, and
+//! the finding says both. A buffering proxy, by contrast,
 //! releases 4 KiB (about 20 events of a 20 ms stream) every 400 ms: 4 events and 150 ms sit far below
 //! that and far above a browser's hiccups. Requiring 2 bursts and 6 events keeps one network stall or a
 //! short answer from deciding alone; a short stream released entirely at the end is `collected`.
@@ -78,6 +95,8 @@ pub enum BufferedSignal {
     HoldTimes,
     /// Reads of a buffer size (or one shared size, cut inside events) carried the bursts.
     BufferSizedReads,
+    /// Deliveries came on a regular clock much slower than the tokens, several events each.
+    ReleaseCadence,
 }
 
 impl BufferedSignal {
@@ -87,6 +106,7 @@ impl BufferedSignal {
             BufferedSignal::Bursts => "bursts",
             BufferedSignal::HoldTimes => "hold_times",
             BufferedSignal::BufferSizedReads => "buffer_sized_reads",
+            BufferedSignal::ReleaseCadence => "release_cadence",
         }
     }
 }
@@ -111,6 +131,34 @@ pub const BURST_GAP_MIN_MS: f64 = 150.0;
 
 /// The median hold time the hold-times signal needs, in ms.
 pub const HOLD_P50_MIN_MS: f64 = 100.0;
+
+/// Content deliveries the release-cadence signal needs.
+pub const CADENCE_MIN_RELEASES: usize = 6;
+
+/// Share of the intervals between deliveries that must sit within ±25% of their median period.
+pub const CADENCE_REGULAR_SHARE_MIN: f64 = 0.6;
+
+/// Mean content events per delivery the release-cadence signal needs.
+pub const CADENCE_EVENTS_PER_RELEASE_MIN: f64 = 2.5;
+
+/// Server-timestamp spread inside a delivery, as a share of the period, below which the server itself
+/// wrote the delivery's events together (the release-cadence signal then stays silent).
+pub const CADENCE_SERVER_SPREAD_SHARE_MAX: f64 = 0.2;
+
+/// Whether content came on a regular release clock much slower than the tokens (see the module docs).
+pub fn released_on_a_timer(metrics: &Metrics, delivery: &DeliveryStats) -> bool {
+    let c = &delivery.release_cadence;
+    let Some(period) = c.period_p50_ms else {
+        return false;
+    };
+    let server_batched = c.server_spread_p50_ms.is_some_and(|s| s < CADENCE_SERVER_SPREAD_SHARE_MAX * period);
+    metrics.content_events >= BUFFERED_MIN_CONTENT_EVENTS
+        && c.releases >= CADENCE_MIN_RELEASES
+        && period >= BURST_GAP_MIN_MS
+        && c.regular_share.unwrap_or(0.0) >= CADENCE_REGULAR_SHARE_MIN
+        && c.events_per_release_mean.unwrap_or(0.0) >= CADENCE_EVENTS_PER_RELEASE_MIN
+        && !server_batched
+}
 
 /// Whether the run failed: not ended complete, HTTP status 400 or above, or no content at all.
 pub fn is_failed(trace: &Trace, metrics: &Metrics) -> bool {
@@ -147,23 +195,23 @@ pub fn buffered_signals(
             out.push(BufferedSignal::BufferSizedReads);
         }
     }
-    if metrics.content_events < BUFFERED_MIN_CONTENT_EVENTS
-        || delivery.burst_count < BUFFERED_MIN_BURSTS
-    {
-        return out;
+    if metrics.content_events >= BUFFERED_MIN_CONTENT_EVENTS && delivery.burst_count >= BUFFERED_MIN_BURSTS {
+        let share = delivery.burst_event_share.unwrap_or(0.0);
+        let mean = delivery.events_per_burst_mean.unwrap_or(0.0);
+        let gap = delivery.typical_gap_ms.unwrap_or(0.0);
+        if share >= BURST_SHARE_MIN && mean >= BURST_MEAN_EVENTS_MIN && gap >= BURST_GAP_MIN_MS {
+            out.push(BufferedSignal::Bursts);
+        }
+        if delivery.hold_ms.is_some_and(|h| h.p50 >= HOLD_P50_MIN_MS) {
+            out.push(BufferedSignal::HoldTimes);
+        }
+        let sized = sizes.buffer_sized_reads >= 2 || sizes.common_reads >= 3;
+        if sized && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
+            out.push(BufferedSignal::BufferSizedReads);
+        }
     }
-    let share = delivery.burst_event_share.unwrap_or(0.0);
-    let mean = delivery.events_per_burst_mean.unwrap_or(0.0);
-    let gap = delivery.typical_gap_ms.unwrap_or(0.0);
-    if share >= BURST_SHARE_MIN && mean >= BURST_MEAN_EVENTS_MIN && gap >= BURST_GAP_MIN_MS {
-        out.push(BufferedSignal::Bursts);
-    }
-    if delivery.hold_ms.is_some_and(|h| h.p50 >= HOLD_P50_MIN_MS) {
-        out.push(BufferedSignal::HoldTimes);
-    }
-    let sized = sizes.buffer_sized_reads >= 2 || sizes.common_reads >= 3;
-    if sized && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
-        out.push(BufferedSignal::BufferSizedReads);
+    if out.is_empty() && released_on_a_timer(metrics, delivery) {
+        out.push(BufferedSignal::ReleaseCadence);
     }
     out
 }
@@ -402,9 +450,147 @@ mod tests {
         assert_eq!(verdict(&ended(bursts(6, 5, 160.0))), Verdict::Buffered);
     }
 
+    fn signals(t: &Trace) -> Vec<BufferedSignal> {
+        let a = analyze(t);
+        let m = Metrics::derive(t, &a);
+        buffered_signals(&m, &DeliveryStats::derive(t, &a), a.framing)
+    }
+
+    fn stamped(text: &str, server_ms: f64) -> String {
+        format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}],\"server_ms\":{server_ms}}}\n\n")
+    }
+
+    /// Tokens made every `cadence_ms` from 300 ms, held by a relay and forwarded at every multiple of
+    /// `flush_ms` (plus a small deterministic network jitter), stamped with their making time when
+    /// `stamps`.
+    fn timer_relay(tokens: usize, cadence_ms: f64, flush_ms: f64, stamps: bool) -> Vec<(f64, String)> {
+        let made: Vec<f64> = (0..tokens).map(|i| 300.0 + cadence_ms * i as f64).collect();
+        let mut reads = Vec::new();
+        let mut next = 0;
+        let mut k = 1.0;
+        while next < made.len() {
+            let at = flush_ms * k;
+            let mut body = String::new();
+            while next < made.len() && made[next] < at {
+                body += &if stamps { stamped("t", made[next] - 300.0) } else { content("t") };
+                next += 1;
+            }
+            if !body.is_empty() {
+                reads.push((at + (k % 3.0) - 1.0, body));
+            }
+            k += 1.0;
+        }
+        reads
+    }
+
+    /// Regression (issue 9): an edge relay flushing every 250 ms in front of a model making a token
+    /// every 80 ms gave ~3 events per read, under the bursts rule's 4, and was called streaming.
     #[test]
-    fn bursts_of_three_are_what_a_busy_page_makes_not_a_buffer() {
-        assert_eq!(verdict(&ended(bursts(10, 3, 300.0))), Verdict::Streaming);
+    fn timer_relay_flushing_every_250ms_in_front_of_an_80ms_model_is_buffered() {
+        let t = ended(timer_relay(40, 80.0, 250.0, false));
+        assert_eq!(verdict(&t), Verdict::Buffered);
+        assert_eq!(signals(&t), vec![BufferedSignal::ReleaseCadence]);
+        let d = DeliveryStats::derive(&t, &analyze(&t));
+        let c = &d.release_cadence;
+        assert!((c.period_p50_ms.unwrap() - 250.0).abs() <= 3.0, "{c:?}");
+        assert!(c.events_per_release_mean.unwrap() > 3.0 && c.regular_share == Some(1.0), "{c:?}");
+        // With the server's making times in the events, the hold itself shows (and the cadence, checked
+        // only when nothing else fired, is not listed).
+        let t = ended(timer_relay(40, 80.0, 250.0, true));
+        assert_eq!(verdict(&t), Verdict::Buffered);
+        assert_eq!(signals(&t), vec![BufferedSignal::HoldTimes]);
+    }
+
+    #[test]
+    fn timer_relay_releasing_two_or_three_tokens_is_buffered_too() {
+        // 100 ms tokens, 250 ms flushes: deliveries of 2 and 3 alternate.
+        let t = ended(timer_relay(30, 100.0, 250.0, false));
+        assert_eq!(signals(&t), vec![BufferedSignal::ReleaseCadence]);
+        // A 150 ms timer over 50 ms tokens is still a timer.
+        assert_eq!(verdict(&ended(timer_relay(40, 50.0, 150.0, false))), Verdict::Buffered);
+    }
+
+    #[test]
+    fn bursts_of_three_after_frame_length_gaps_are_a_busy_page_not_a_buffer() {
+        // A token every 8 ms, read by a page that comes back every 16-50 ms: 2-6 events per read.
+        let made: Vec<f64> = (0..120).map(|i| 300.0 + 8.0 * i as f64).collect();
+        let frames = [16.0, 33.0, 50.0, 17.0, 24.0];
+        let (mut reads, mut at, mut next, mut i) = (Vec::new(), 300.0, 0, 0);
+        while next < made.len() {
+            at += frames[i % frames.len()];
+            i += 1;
+            let mut body = String::new();
+            while next < made.len() && made[next] <= at {
+                body += &content("t");
+                next += 1;
+            }
+            if !body.is_empty() {
+                reads.push((at, body));
+            }
+        }
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+        assert_eq!(verdict(&ended(bursts(10, 3, 40.0))), Verdict::Streaming);
+    }
+
+    #[test]
+    fn four_tokens_per_event_every_80ms_is_streaming() {
+        let reads = (0..30).map(|i| (300.0 + 80.0 * i as f64, content("a b c d"))).collect();
+        let t = ended(reads);
+        assert_eq!(verdict(&t), Verdict::Streaming);
+        assert!(signals(&t).is_empty());
+    }
+
+    #[test]
+    fn micro_batching_engines_are_streaming() {
+        // Multi-step scheduling: 3 events in one write every 60 ms.
+        assert_eq!(verdict(&ended(bursts(20, 3, 60.0))), Verdict::Streaming);
+        // Speculative decoding: 1 to 4 accepted tokens per step, steps of 35 to 70 ms.
+        let (counts, steps) = ([1, 4, 2, 3, 1, 4, 2, 2], [35.0, 70.0, 50.0, 45.0, 60.0]);
+        let mut at = 300.0;
+        let reads = (0..40)
+            .map(|i| {
+                at += steps[i % steps.len()];
+                (at, content("t").repeat(counts[i % counts.len()]))
+            })
+            .collect();
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+    }
+
+    #[test]
+    fn an_engine_batching_3_events_every_180ms_is_told_apart_by_its_own_timestamps() {
+        // Stamped at the write, as a server that sends the batch itself stamps them: spread 0.
+        let reads = (0..12)
+            .map(|i| {
+                let at = 300.0 + 180.0 * i as f64;
+                (at + 1.0, stamped("t", at).repeat(3))
+            })
+            .collect();
+        let t = ended(reads);
+        assert_eq!(verdict(&t), Verdict::Streaming);
+        let c = DeliveryStats::derive(&t, &analyze(&t)).release_cadence;
+        assert_eq!(c.server_spread_p50_ms, Some(0.0));
+        // Without timestamps nothing on the wire tells it from a relay on a 180 ms timer (module docs).
+        assert_eq!(verdict(&ended(bursts(12, 3, 180.0))), Verdict::Buffered);
+    }
+
+    #[test]
+    fn a_few_network_stalls_in_a_slow_stream_are_not_a_timer() {
+        // 80 ms tokens; three retransmission stalls of ~300 ms each release 4 events at once.
+        let mut reads = Vec::new();
+        let mut i = 0;
+        while i < 40 {
+            let at = 300.0 + 80.0 * i as f64;
+            if [10, 20, 30].contains(&i) {
+                reads.push((at + 240.0, content("t").repeat(4)));
+                i += 4;
+            } else {
+                reads.push((at, content("t")));
+                i += 1;
+            }
+        }
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+        // One token every 250 ms on the dot is a slow model, not a timer: one event per delivery.
+        assert_eq!(verdict(&ended(bursts(20, 1, 250.0))), Verdict::Streaming);
     }
 
     #[test]

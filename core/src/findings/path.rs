@@ -4,8 +4,11 @@
 //! - `bursts` (warning) explains a `buffered` verdict with the delivery figures.
 //! - `headers_held`: the headers arrived within [`HEADERS_WITH_BODY_MS`] (3 ms: `fetch()` resolving and
 //!   the first read are two promise turns apart) of the first body byte, *and* that adds evidence: the
-//!   verdict is buffered or collected (warning), or the headers took over [`HEADERS_LATE_MS`] (1 s, info:
-//!   many healthy servers send their headers with the first event, so closeness alone means nothing).
+//!   verdict is buffered or collected (warning), or the headers took at least [`HEADERS_HELD_INFO_MS`]
+//!   (100 ms, info: a proxy that holds the response start until the first body byte, or response
+//!   compression waiting for a first block, turns a server's at-once headers into headers with the first
+//!   token; some servers do send their headers only with the first event, which the text says too; below
+//!   100 ms neither costs a client anything).
 //! - `content_length`: an SSE or JSON-lines body with a `Content-Length` header (warning when buffered or
 //!   collected, else info).
 //! - `compressed`: a `Content-Encoding` other than `identity`, or Resource Timing shows fewer bytes on
@@ -22,14 +25,15 @@ use serde_json::json;
 use super::rules::Rule;
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::text::{ms as fmt_ms, plural};
-use crate::verdict::{buffered_signals, Verdict};
+use crate::verdict::{buffered_signals, BufferedSignal, Verdict};
 use crate::wire::Framing;
 
 /// How close (ms) headers and the first body byte must be to count as arriving together.
 pub const HEADERS_WITH_BODY_MS: f64 = 3.0;
 
-/// Headers later than this (ms) are worth a word even when the stream then flowed.
-pub const HEADERS_LATE_MS: f64 = 1000.0;
+/// Headers this late (ms), together with the first body byte, are worth a word even when the stream
+/// then flowed.
+pub const HEADERS_HELD_INFO_MS: f64 = 100.0;
 
 /// A chunk `created` this many seconds before the run started is a replay.
 pub const REPLAY_AGE_S: f64 = 600.0;
@@ -45,31 +49,59 @@ fn held(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Buffered | Verdict::Collected)
 }
 
+/// What to do about content released in bursts.
+const BURSTS_FIX: &str = "Turn off response buffering on every layer between the model server and the browser: in \
+    nginx `proxy_buffering off;` in the streaming location (or have the upstream send `X-Accel-Buffering: no`), no \
+    gzip on text/event-stream, and check every CDN, gateway and load balancer the same way, one by one (curl -N \
+    through each). With no proxy in the path, the server itself writes in batches (flush after every event) or a \
+    lossy network is retransmitting.";
+
+/// What to do about content released on a timer: find the layer with a flush interval.
+const BURSTS_FIX_TIMER: &str = "Find the layer that forwards the stream on a timer and make it forward each chunk as \
+    it comes: a flush interval of zero or \"immediate\" (Traefik responseForwarding.flushInterval, Caddy \
+    flush_interval -1, Go's httputil.ReverseProxy FlushInterval -1, an edge function or CDN worker that reads \
+    the upstream on an interval). Test each layer with curl -N: the first one whose output comes on the clock is \
+    it. With no relay in the path, the server itself writes in batches on a timer (flush after every event).";
+
 /// The `bursts` finding, when the verdict is buffered.
 pub fn bursts(run: &RunFacts) -> Option<Finding> {
     let RunFacts { analysis, metrics, delivery, verdict, .. } = *run;
     if verdict != Verdict::Buffered {
         return None;
     }
-    let signals: Vec<&str> = buffered_signals(metrics, delivery, analysis.framing)
-        .into_iter()
-        .map(|s| s.as_str())
-        .collect();
+    let fired = buffered_signals(metrics, delivery, analysis.framing);
+    let signals: Vec<&str> = fired.iter().map(|s| s.as_str()).collect();
     let share = delivery.burst_event_share.unwrap_or(0.0);
-    let mut detail = format!(
-        "{} arrived in {} of {:.1} events on average",
-        plural(metrics.content_events, "content event", "content events"),
-        plural(delivery.burst_count, "burst", "bursts"),
-        delivery.events_per_burst_mean.unwrap_or(0.0),
-    );
-    if let Some(gap) = delivery.typical_gap_ms {
-        detail += &format!(", with typically {} of silence before each", fmt_ms(gap));
+    let cadence = &delivery.release_cadence;
+    let timer = fired.contains(&BufferedSignal::ReleaseCadence);
+    let mut detail = String::new();
+    if timer {
+        detail += &format!(
+            "The content came in {} on a regular clock, one every {} ({:.0}% of the intervals within ±25%), \
+             {:.1} content events each on average: the reads kept the pace of something that flushes on a \
+             timer, several tokens at a time, not the pace of the model. ",
+            plural(cadence.releases, "delivery", "deliveries"),
+            cadence.period_p50_ms.map_or("n/a".into(), fmt_ms),
+            cadence.regular_share.unwrap_or(0.0) * 100.0,
+            cadence.events_per_release_mean.unwrap_or(0.0),
+        );
     }
-    detail += &format!(
-        "; {:.0}% of the content came in bursts, up to {} in one read. ",
-        share * 100.0,
-        plural(delivery.content_events_per_read_max, "event", "events")
-    );
+    if delivery.burst_count > 0 {
+        detail += &format!(
+            "{} arrived in {} of {:.1} events on average",
+            plural(metrics.content_events, "content event", "content events"),
+            plural(delivery.burst_count, "burst", "bursts"),
+            delivery.events_per_burst_mean.unwrap_or(0.0),
+        );
+        if let Some(gap) = delivery.typical_gap_ms {
+            detail += &format!(", with typically {} of silence before each", fmt_ms(gap));
+        }
+        detail += &format!(
+            "; {:.0}% of the content came in bursts, up to {} in one read. ",
+            share * 100.0,
+            plural(delivery.content_events_per_read_max, "event", "events")
+        );
+    }
     let sizes = &delivery.read_sizes;
     if let Some(size) = sizes.buffer_len_bytes {
         detail += &format!(
@@ -97,13 +129,7 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
     );
     Some(
         Finding::new(FindingCode::Bursts, Severity::Warning, "Content was held and released in bursts", detail)
-            .fix(
-                "Turn off response buffering on every layer between the model server and the browser: in nginx \
-                 `proxy_buffering off;` in the streaming location (or have the upstream send `X-Accel-Buffering: \
-                 no`), no gzip on text/event-stream, and check every CDN, gateway and load balancer the same way, \
-                 one by one (curl -N through each). With no proxy in the path, the server itself writes in \
-                 batches (flush after every event) or a lossy network is retransmitting.",
-            )
+            .fix(if timer { BURSTS_FIX_TIMER } else { BURSTS_FIX })
             .evidence(json!({
                 "signals": signals,
                 "burst_count": delivery.burst_count,
@@ -119,6 +145,10 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
                 "hold_p90_ms": delivery.hold_ms.map(|h| h.p90),
                 "hold_max_ms": delivery.hold_ms.map(|h| h.max),
                 "ttft_ms": metrics.ttft_ms,
+                "release_period_ms": cadence.period_p50_ms,
+                "release_regular_share": cadence.regular_share,
+                "events_per_release_mean": cadence.events_per_release_mean,
+                "releases": cadence.releases,
             })),
     )
 }
@@ -128,7 +158,7 @@ pub fn headers_held(run: &RunFacts) -> Option<Finding> {
     let RunFacts { trace, metrics, verdict, .. } = *run;
     let (headers, ttfb) = trace.headers_ms.zip(metrics.ttfb_ms)?;
     let together = (ttfb - headers).abs() <= HEADERS_WITH_BODY_MS;
-    if !together || verdict == Verdict::Failed || !(held(verdict) || headers > HEADERS_LATE_MS) {
+    if !together || verdict == Verdict::Failed || !(held(verdict) || headers >= HEADERS_HELD_INFO_MS) {
         return None;
     }
     let evidence = json!({"headers_ms": headers, "ttfb_ms": ttfb, "ttft_ms": metrics.ttft_ms,
@@ -156,13 +186,22 @@ pub fn headers_held(run: &RunFacts) -> Option<Finding> {
             Severity::Info,
             "Headers came only with the first body byte",
             format!(
-                "The response headers arrived only at {}, together with the first body byte ({}): either the \
-                 server sends its headers with its first event (and that took this long), or something held the \
-                 start of the response. A streaming server can send its headers (and a role chunk or a comment) \
-                 at once, so clients know it is alive.",
+                "The response headers arrived only at {}, together with the first body byte ({}): something held \
+                 the start of the response until the body began (response compression that waits for a first \
+                 block, a reverse proxy, relay or CDN that buffers the response start), or the server itself \
+                 sends its headers only with its first event. Until the headers come, a client cannot tell a \
+                 slow model from a dead server, and header time-outs (SDK and fetch-wrapper time-outs, \
+                 load-balancer first-byte limits) run out first on long prompts.",
                 fmt_ms(headers),
                 fmt_ms(ttfb)
             ),
+        )
+        .fix(
+            "Compare with the server directly (curl -N -w '%{time_starttransfer}'): if it answers at once, look \
+             on the way for compression on text/event-stream (nginx: leave text/event-stream out of gzip_types) \
+             and for a proxy that buffers the response start, and turn them off for the stream. If the server \
+             itself waits, have it send the headers as soon as it accepts the request, with a role chunk or an \
+             SSE comment (`: ok`) flushed at once.",
         )
     };
     Some(f.evidence(evidence))
@@ -491,6 +530,31 @@ mod tests {
     }
 
     #[test]
+    fn bursts_finding_for_a_timer_relay_names_the_clock_and_the_flush_interval() {
+        // 80 ms tokens from 300 ms, forwarded at every multiple of 250 ms: 3 or 4 per read.
+        let mut reads = Vec::new();
+        for k in 2..15 {
+            let at = 250.0 * k as f64;
+            let n = (0..40).filter(|i| {
+                let made = 300.0 + 80.0 * *i as f64;
+                made < at && made >= at - 250.0
+            });
+            let body: String = n.map(|_| content("t")).collect();
+            if !body.is_empty() {
+                reads.push((at, body));
+            }
+        }
+        reads.push((3501.0, done()));
+        let t = sse(10.0, reads);
+        assert_eq!(report(&t).verdict, Verdict::Buffered);
+        let f = find(&t, FindingCode::Bursts).expect("bursts");
+        assert_eq!(f.evidence["signals"], json!(["release_cadence"]));
+        assert_eq!(f.evidence["release_period_ms"], 250.0);
+        assert!(f.detail.contains("one every 250 ms"), "{}", f.detail);
+        assert!(f.fix.unwrap().contains("flushInterval"));
+    }
+
+    #[test]
     fn bursts_finding_carries_the_delivery_evidence() {
         let f = find(&buffered(), FindingCode::Bursts).unwrap();
         assert_eq!(f.severity, Severity::Warning);
@@ -499,6 +563,7 @@ mod tests {
         assert_eq!(f.evidence["typical_gap_ms"], 400.0);
         assert_eq!(f.evidence["burst_event_share"], 1.0);
         assert_eq!(f.evidence["signals"], json!(["bursts"]));
+        assert_eq!(f.evidence["release_period_ms"], 400.0);
         assert!(f.evidence["hold_p90_ms"].is_null());
         assert!(
             f.detail
@@ -701,12 +766,30 @@ mod tests {
         );
     }
 
+    /// Regression (issue 9): a proxy holding the headers until the first body byte made a stream whose
+    /// server answered at once show headers at 300 ms with the first token, and nothing was said below 1 s.
     #[test]
-    fn headers_with_the_first_event_on_a_healthy_stream_is_not_reported() {
-        // The server sends its headers with the first token, 300 ms in: normal, adds nothing.
+    fn headers_held_until_the_first_token_at_300ms_are_info() {
         let mut t = streamed();
         t.headers_ms = Some(299.5);
-        assert!(find(&t, FindingCode::HeadersHeld).is_none());
+        let f = find(&t, FindingCode::HeadersHeld).expect("headers_held");
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!(report(&t).verdict, Verdict::Streaming, "info only: the stream itself flowed");
+        for words in ["compression", "buffers the response start", "time-outs"] {
+            assert!(f.detail.contains(words), "{words}: {}", f.detail);
+        }
+        let fix = f.fix.expect("a fix");
+        assert!(fix.contains("text/event-stream") && fix.contains("curl"), "{fix}");
+    }
+
+    #[test]
+    fn headers_with_an_early_first_event_or_apart_from_it_are_not_reported() {
+        // Headers with a first event 60 ms in: below the threshold, costs nothing.
+        let mut reads: Vec<(f64, String)> = (0..10).map(|i| (60.0 + 20.0 * i as f64, content("t"))).collect();
+        reads.push((300.0, done()));
+        assert!(find(&sse(59.5, reads), FindingCode::HeadersHeld).is_none());
+        // Headers at once, first token at 300 ms: the response start was not held.
+        assert!(find(&streamed(), FindingCode::HeadersHeld).is_none());
         // Buffered, but the headers came at once: the body was held, not the response start.
         assert!(find(&buffered(), FindingCode::HeadersHeld).is_none());
     }
@@ -799,8 +882,9 @@ mod tests {
         assert_eq!(f.evidence["verdict"], "collected");
         assert_eq!((f.evidence["headers_ms"].as_f64(), f.evidence["ttfb_ms"].as_f64()), (Some(2499.5), Some(2500.0)));
         let mut early = streamed();
-        early.headers_ms = Some(299.5);
-        assert_eq!(alone(headers_held, early), None, "with the first event, early: normal");
+        early.headers_ms = Some(80.0);
+        early.reads[0].at_ms = 80.5;
+        assert_eq!(alone(headers_held, early), None, "with a first byte at 80 ms: normal");
     }
 
     #[test]

@@ -22,6 +22,8 @@
 //!   were cut by a size limit rather than at an event boundary (raw text: any such read); reported when
 //!   at least [`COMMON_SIZE_MIN_READS`] (3) reads share it. Healthy reads carrying two or three whole events
 //!   end at a line end and never count.
+//! - **Release cadence** ([`super::cadence`]): how regularly the content deliveries came, from the
+//!   same deliveries.
 //! - **Hold time** (when content events carry the server's send time `server_ms`): per event,
 //!   (at_ms − server_ms) − the least such delay over the content events. The clocks' offset is unknown,
 //!   so the least-delayed event is the baseline: a hold is how much longer an event took than the fastest
@@ -29,6 +31,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cadence::{Release, ReleaseCadence};
 use crate::analysis::Analysis;
 use crate::wire::Framing;
 use crate::stats::{median, per_read_p50_p99, Percentiles};
@@ -120,6 +123,9 @@ pub struct DeliveryStats {
     pub hold_ms: Option<Percentiles>,
     /// Content events that carried a server timestamp.
     pub hold_events: usize,
+    /// How regularly the content deliveries came and how many events each held (see [`super::cadence`]).
+    #[serde(default)]
+    pub release_cadence: ReleaseCadence,
 }
 
 /// A group of reads while it is being built.
@@ -230,7 +236,12 @@ impl DeliveryStats {
         let messages_of = |i: usize| analysis.messages_per_read.get(i).copied().unwrap_or(0);
 
         let mut groups: Vec<Group> = Vec::new();
+        let mut group_of_read = Vec::with_capacity(n_reads);
         for (i, read) in trace.reads.iter().enumerate() {
+            group_of_read.push(match groups.last() {
+                Some(g) if read.at_ms - g.start_ms <= JOIN_MS => groups.len() - 1,
+                _ => groups.len(),
+            });
             match groups.last_mut() {
                 Some(g) if read.at_ms - g.start_ms <= JOIN_MS => {
                     g.end_ms = read.at_ms;
@@ -289,6 +300,7 @@ impl DeliveryStats {
         let content_reads = content_per_read.iter().filter(|&&n| n > 0).count();
         let (content_events_per_read_p50, content_events_per_read_p99) = per_read_p50_p99(&content_per_read);
         let holds = hold_times_ms(analysis);
+        let release_cadence = ReleaseCadence::of(&releases(&groups, &group_of_read, analysis));
 
         DeliveryStats {
             deliveries: content.len(),
@@ -308,8 +320,27 @@ impl DeliveryStats {
             read_sizes: read_sizes(trace, analysis.framing, content_span(analysis)),
             hold_ms: Percentiles::of(&holds),
             hold_events: holds.len(),
+            release_cadence,
         }
     }
+}
+
+/// The content deliveries as releases, with the span of their content events' server timestamps.
+fn releases(groups: &[Group], group_of_read: &[usize], analysis: &Analysis) -> Vec<Release> {
+    let mut out: Vec<Release> = groups
+        .iter()
+        .map(|g| Release { start_ms: g.start_ms, events: g.events, server_span_ms: None, stamped_events: 0 })
+        .collect();
+    for e in analysis.content_events() {
+        let (Some(&g), Some(s)) = (group_of_read.get(e.read_index), e.server_ms.filter(|s| s.is_finite())) else {
+            continue;
+        };
+        let r = &mut out[g];
+        r.stamped_events += 1;
+        r.server_span_ms = Some(r.server_span_ms.map_or((s, s), |(lo, hi)| (lo.min(s), hi.max(s))));
+    }
+    out.retain(|r| r.events > 0);
+    out
 }
 
 #[cfg(test)]
