@@ -17,6 +17,7 @@ mod keepalive;
 mod long_line;
 mod malformed;
 mod peer;
+mod relay;
 mod post_body;
 mod raw;
 mod split_events;
