@@ -64,8 +64,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, St
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--listen" => {
-                parsed.listen =
-                    address("--listen", &args.next().ok_or("--listen needs an address")?)?
+                let value = args.next().ok_or("--listen needs an address")?;
+                parsed.listen = address("--listen", &value)?;
             }
             "--upstream" => {
                 let value = args.next().ok_or("--upstream needs an address")?;
@@ -73,12 +73,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, St
             }
             "--flush-ms" => {
                 let value = args.next().ok_or("--flush-ms needs a number of ms")?;
-                match value.parse::<u64>() {
-                    Ok(ms @ 1..=MAX_FLUSH_MS) => parsed.policy.flush_every_ms = Some(ms),
-                    _ => return Err(format!(
-                        "--flush-ms: a whole number of ms from 1 to {MAX_FLUSH_MS}, not {value:?}"
-                    )),
-                }
+                parsed.policy.flush_every_ms = Some(flush_ms(&value)?);
             }
             "--hold-headers" => parsed.policy.hold_headers = true,
             "-h" | "--help" => return Ok(None),
@@ -86,6 +81,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, St
         }
     }
     Ok(Some(parsed))
+}
+
+/// `value` as a flush period in ms (1 to [`MAX_FLUSH_MS`]), or a message saying what is allowed.
+fn flush_ms(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(ms @ 1..=MAX_FLUSH_MS) => Ok(ms),
+        _ => Err(format!(
+            "--flush-ms: a whole number of ms from 1 to {MAX_FLUSH_MS}, not {value:?}"
+        )),
+    }
 }
 
 /// `value` as a socket address, or a message naming `flag`.
