@@ -10,6 +10,9 @@
 //!   defaults (the table is in [`scenarios::settings`]).
 //!
 //! - [`peer`]: the raw-socket client the page is compared with (the `streamscope-peer` binary).
+//! - [`relay`]: a byte relay that does to a healthy stream what an edge relay, a CDN or a misconfigured
+//!   proxy does at the TCP level (flush on a timer, hold the headers until the first body byte, pass a
+//!   reset on), without re-framing HTTP (the `streamscope-relay` binary).
 //!
 //! Routes: `/v1/chat/completions` and `/stream` (OpenAI chat-completions SSE, see
 //! [`scenarios::settings`]; other dialects with `dialect=`, see [`scenarios::wire_dialect`]), the native
@@ -20,6 +23,7 @@
 
 pub mod http;
 pub mod peer;
+pub mod relay;
 pub mod scenarios;
 
 use std::path::PathBuf;

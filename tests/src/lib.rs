@@ -3,8 +3,9 @@
 //!
 //! [`with_page`] starts everything (lab, chromedriver, a browser session with a fresh profile), runs a
 //! scenario, and cleans up even when the scenario panics; [`with_page_and_nginx`] also starts nginx in
-//! front of the lab with every [`Proxy`] configuration. Scenarios run one at a time: a 2-core machine
-//! cannot time streams honestly with two browsers busy.
+//! front of the lab with every [`Proxy`] configuration; [`relay`] puts a byte relay with a
+//! [`RelayPolicy`] (timer flushes, headers held until the first body byte) in front of the same lab.
+//! Scenarios run one at a time: a 2-core machine cannot time streams honestly with two browsers busy.
 //!
 //! Environment: `STREAMSCOPE_DIST` (built page, default `<workspace>/dist`), `CHROMEDRIVER` (default
 //! `/usr/bin/chromedriver`), `CHROMIUM` (default `/usr/bin/chromium`), `NGINX` (default
@@ -20,6 +21,7 @@ mod nginx;
 mod nginx_conf;
 mod page;
 mod ports;
+mod relay;
 mod url;
 
 use std::future::Future;
@@ -29,6 +31,8 @@ pub use check::{Check, Outcomes};
 pub use nginx::Proxies;
 pub use nginx_conf::Proxy;
 pub use page::{Page, Report, REPORT_LIMIT};
+pub use relay::relay;
+pub use streamscope_lab::relay::RelayPolicy;
 pub use url::encode_component;
 
 /// One browser at a time across all tests of the process.

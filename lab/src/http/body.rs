@@ -28,6 +28,16 @@ impl Framing {
     }
 }
 
+/// How a streamed response leaves its connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Closed in order: the write side is shut down (FIN) after whatever the body sent.
+    Close,
+    /// Reset mid-body: `SO_LINGER` 0 and closed without a shutdown, so the client gets a TCP RST, as
+    /// from a crashed backend or a killed proxy.
+    Reset,
+}
+
 /// Writes a streamed body; the connection is closed after it.
 pub struct BodyWriter<'a> {
     socket: &'a mut TcpStream,

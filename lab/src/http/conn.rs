@@ -1,4 +1,5 @@
-//! One accepted connection: read requests, answer them, keep alive where allowed.
+//! One accepted connection: read requests, answer them, keep alive where allowed, and close (or reset)
+//! the connection when a response says so.
 
 use std::sync::Arc;
 
@@ -29,6 +30,11 @@ pub(crate) async fn handle(mut socket: TcpStream, state: Arc<State>) {
             Ok(After::KeepAlive) => {}
             Ok(After::Close) | Err(_) => {
                 let _ = socket.shutdown().await;
+                return;
+            }
+            Ok(After::Reset) => {
+                // Dropped with SO_LINGER 0 and no shutdown: the kernel sends RST instead of FIN.
+                let _ = socket.set_zero_linger();
                 return;
             }
         }

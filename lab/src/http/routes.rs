@@ -2,6 +2,7 @@
 
 use tokio::net::TcpStream;
 
+use crate::http::body::Ending;
 use crate::http::request::Request;
 use crate::http::response::{openai_error, Fixed};
 use crate::http::state::State;
@@ -16,10 +17,21 @@ pub(crate) enum After {
     KeepAlive,
     /// Close it.
     Close,
+    /// Reset it (`SO_LINGER` 0, no shutdown): the client sees a TCP RST.
+    Reset,
 }
 
-/// Answers `request`; streamed responses always close the connection. With `cors=0` in the query the
-/// answer (preflight included) carries no CORS header at all.
+impl From<Ending> for After {
+    fn from(ending: Ending) -> Self {
+        match ending {
+            Ending::Close => Self::Close,
+            Ending::Reset => Self::Reset,
+        }
+    }
+}
+
+/// Answers `request`; streamed responses always close the connection (or reset it, `reset_after`). With
+/// `cors=0` in the query the answer (preflight included) carries no CORS header at all.
 pub(crate) async fn respond(
     socket: &mut TcpStream,
     request: &Request,
@@ -38,12 +50,12 @@ async fn answer(
     let fixed = match (request.method.as_str(), request.path.as_str()) {
         ("OPTIONS", _) => preflight(request),
         ("GET" | "POST", "/v1/chat/completions" | "/stream") => {
-            stream::chat_completions(socket, request, state).await?;
-            return Ok(After::Close);
+            let ending = stream::chat_completions(socket, request, state).await?;
+            return Ok(After::from(ending));
         }
         ("GET" | "POST", path) if WireDialect::for_path(path).is_some() => {
-            stream::chat_completions(socket, request, state).await?;
-            return Ok(After::Close);
+            let ending = stream::chat_completions(socket, request, state).await?;
+            return Ok(After::from(ending));
         }
         (_, "/v1/chat/completions" | "/stream") => {
             Fixed::json(405, &openai_error(405, "use GET or POST"))

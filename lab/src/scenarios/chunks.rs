@@ -1,4 +1,5 @@
-//! OpenAI chat-completions chunks as SSE events, stamped with the server's send time.
+//! OpenAI chat-completions chunks as SSE events, stamped with the server's send time (unless the
+//! writer is told not to stamp, as real providers do not).
 //!
 //! JSON is written by hand so the keys come in OpenAI's order (`id`, `object`, `created`, `model`,
 //! `choices`, ...) without turning on serde_json's `preserve_order` for the whole workspace.
@@ -60,6 +61,8 @@ pub struct ChunkWriter {
     pub usage: Usage,
     /// When the request was received; `server_ms` counts from here.
     pub start: Instant,
+    /// Add `server_ms` to every JSON event (`false`: no server timestamps, `stamp=0`).
+    pub stamp: bool,
 }
 
 impl ChunkWriter {
@@ -68,7 +71,8 @@ impl ChunkWriter {
         self.start.elapsed().as_secs_f64() * 1e3
     }
 
-    /// The JSON text of `event` (not for [`Event::Done`]) with an explicit pad and send time.
+    /// The JSON text of `event` (not for [`Event::Done`]) with an explicit pad and send time (left out
+    /// when the writer does not stamp).
     pub fn json_with(&self, event: &Event, pad: &str, server_ms: f64) -> String {
         let (choices, usage) = match event {
             Event::Role => (choice(r#"{"role":"assistant"}"#, "null"), None),
@@ -91,7 +95,10 @@ impl ChunkWriter {
         if !pad.is_empty() {
             out.push_str(&format!(r#","pad":{}"#, string(pad)));
         }
-        out.push_str(&format!(r#","server_ms":{server_ms:.3}}}"#));
+        if self.stamp {
+            out.push_str(&format!(r#","server_ms":{server_ms:.3}"#));
+        }
+        out.push('}');
         out
     }
 
@@ -117,15 +124,19 @@ impl ChunkWriter {
 
     /// A non-streaming `chat.completion` object holding `text`, as JSON text.
     pub fn completion(&self, text: &str) -> String {
-        format!(
-            r#"{{"id":{},"object":"chat.completion","created":{},"model":{},"choices":[{{"index":0,"message":{{"role":"assistant","content":{}}},"finish_reason":"stop"}}],"usage":{},"server_ms":{:.3}}}"#,
+        let mut out = format!(
+            r#"{{"id":{},"object":"chat.completion","created":{},"model":{},"choices":[{{"index":0,"message":{{"role":"assistant","content":{}}},"finish_reason":"stop"}}],"usage":{}"#,
             string(&self.id),
             self.created,
             string(&self.model),
             string(text),
             self.usage.to_json(),
-            self.server_ms(),
-        )
+        );
+        if self.stamp {
+            out.push_str(&format!(r#","server_ms":{:.3}"#, self.server_ms()));
+        }
+        out.push('}');
+        out
     }
 }
 
@@ -154,6 +165,7 @@ mod tests {
                 cache_hit_tokens: 1,
             },
             start: Instant::now(),
+            stamp: true,
         }
     }
 
@@ -174,5 +186,27 @@ mod tests {
         let completion: serde_json::Value =
             serde_json::from_str(&writer().completion(" a")).unwrap();
         assert_eq!(completion["choices"][0]["message"]["content"], " a");
+    }
+
+    #[test]
+    fn an_unstamped_writer_leaves_server_ms_out_of_every_json() {
+        let unstamped = ChunkWriter {
+            stamp: false,
+            ..writer()
+        };
+        for event in [
+            Event::Role,
+            Event::Content(" a".into()),
+            Event::Finish,
+            Event::Usage,
+        ] {
+            let json: serde_json::Value =
+                serde_json::from_str(&unstamped.json_with(&event, "xx", 12.3)).unwrap();
+            assert!(json.get("server_ms").is_none(), "{json}");
+            assert_eq!(json["pad"], "xx");
+        }
+        let completion: serde_json::Value =
+            serde_json::from_str(&unstamped.completion(" a")).unwrap();
+        assert!(completion.get("server_ms").is_none() && completion["usage"].is_object());
     }
 }

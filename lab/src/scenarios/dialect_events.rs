@@ -3,7 +3,8 @@
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
-//! content block with its first delta, for example). Every JSON message carries the lab's `server_ms`.
+//! content block with its first delta, for example). Every JSON message carries the lab's `server_ms`
+//! unless the step is rendered without one (`stamp=0`).
 
 use serde_json::{json, Value};
 
@@ -78,8 +79,9 @@ impl DialectWriter {
         }
     }
 
-    /// The bytes of one write for `step` stamped `server_ms` (empty: nothing to send).
-    pub fn render(&mut self, step: &Step, server_ms: f64) -> Vec<u8> {
+    /// The bytes of one write for `step`, each JSON message stamped `server_ms` (`None`: no stamp);
+    /// empty when there is nothing to send.
+    pub fn render(&mut self, step: &Step, server_ms: Option<f64>) -> Vec<u8> {
         let messages = match self.dialect {
             WireDialect::Responses => self.responses(step),
             WireDialect::Anthropic => self.anthropic(step),
@@ -89,7 +91,9 @@ impl DialectWriter {
         };
         let mut out = Vec::new();
         for (event, mut value) in messages {
-            value["server_ms"] = json!((server_ms * 1e3).round() / 1e3);
+            if let Some(server_ms) = server_ms {
+                value["server_ms"] = json!((server_ms * 1e3).round() / 1e3);
+            }
             let data = value.to_string();
             match self.dialect {
                 WireDialect::OllamaChat | WireDialect::OllamaGenerate => {
@@ -390,7 +394,10 @@ mod tests {
 
     fn body(dialect: WireDialect, hit_limit: bool, terminal: bool) -> String {
         let mut w = writer(dialect, hit_limit, terminal);
-        let bytes: Vec<u8> = steps().iter().flat_map(|s| w.render(s, 1.5)).collect();
+        let bytes: Vec<u8> = steps()
+            .iter()
+            .flat_map(|s| w.render(s, Some(1.5)))
+            .collect();
         String::from_utf8(bytes).unwrap()
     }
 
@@ -399,6 +406,24 @@ mod tests {
             .filter_map(|l| l.strip_prefix("data: "))
             .map(|d| serde_json::from_str(d).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn steps_rendered_without_a_stamp_carry_no_server_ms() {
+        for dialect in [
+            WireDialect::Responses,
+            WireDialect::Anthropic,
+            WireDialect::OllamaChat,
+            WireDialect::OllamaGenerate,
+            WireDialect::Gemini,
+        ] {
+            let mut w = writer(dialect, false, true);
+            let bytes: Vec<u8> = steps().iter().flat_map(|s| w.render(s, None)).collect();
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains(" b"), "{dialect:?}: {text}");
+            assert!(!text.contains("server_ms"), "{dialect:?}: {text}");
+        }
+        assert!(body(WireDialect::Gemini, false, true).contains(r#""server_ms":1.5"#));
     }
 
     #[test]

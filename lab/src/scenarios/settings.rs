@@ -28,6 +28,9 @@
 //! | `terminal` | 1 | with `dialect`: `0` leaves out the end marker (`response.completed`, `message_stop`, `done: true`, `finishReason`, `[DONE]`) |
 //! | `keepalive_bytes` | 0 ([`DEFAULT_KEEPALIVE_BYTES`]) | `stream`: N bytes (rounded up to whole comments) of SSE comments `: keep-alive\n\n` right after the role chunk, before the first token, in writes of about 4 KB sent as fast as the client takes them |
 //! | `long_line_bytes` | 0 ([`DEFAULT_LONG_LINE_BYTES`]) | `stream`: after the `tokens` content events, one `data:` line of N bytes (`data: ` included) that never ends, in writes of 64 KB; then the body closes (no finish, usage or `[DONE]`) |
+//! | `reset_after` | — | `stream` (OpenAI chat, no `content_length`): the role chunk and N content events at their deadlines (N capped by the content events), then, when the next event would be due, the server resets the connection (TCP RST mid-body: no finish, usage, `[DONE]` or final chunk), as a crashed backend or a killed proxy does |
+//! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
+//! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //!
 //! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
 //! token at once. Events leave at absolute deadlines counted from the request (see
@@ -40,6 +43,7 @@
 //! dialects' JSON messages carry it too. Exceptions, by design: `mode=bursts` stamps an event when it is
 //! generated (the hold time is the point), `content_length=1` stamps the scheduled time (the length is
 //! fixed up front), and text without JSON (`mode=raw`, `dialect=sse-text`, `[DONE]`, comments) has none.
+//! With `stamp=0` no event carries it.
 
 use serde_json::Value;
 
@@ -71,10 +75,14 @@ pub const DEFAULT_TOKENS_PER_EVENT: usize = 1;
 pub const DEFAULT_KEEPALIVE_BYTES: usize = 0;
 /// `long_line_bytes`: no unterminated line.
 pub const DEFAULT_LONG_LINE_BYTES: usize = 0;
+/// `stamp`: every JSON event carries the lab's `server_ms`.
+pub const DEFAULT_STAMP: bool = true;
+/// `batch`: one content event per write.
+pub const DEFAULT_BATCH: usize = 1;
 /// The model echoed in every chunk when the body names none.
 pub const DEFAULT_MODEL: &str = "streamscope-lab";
 
-/// Largest `tokens`, `stall_after`, `tokens_per_event` and `reasoning`.
+/// Largest `tokens`, `stall_after`, `tokens_per_event`, `reasoning`, `reset_after` and `batch`.
 pub const MAX_TOKENS: usize = 100_000;
 /// Largest delay or period in ms (ten minutes).
 pub const MAX_DELAY_MS: u64 = 600_000;
@@ -169,6 +177,12 @@ pub struct StreamSettings {
     pub keepalive_bytes: usize,
     /// Length of the unterminated `data:` line that ends the stream (0: none).
     pub long_line_bytes: usize,
+    /// Content events sent before the server resets the connection (`None`: the stream ends normally).
+    pub reset_after: Option<usize>,
+    /// JSON events carry `server_ms` (`false`: no server timestamps at all).
+    pub stamp: bool,
+    /// Content events per write (1: each event in its own write).
+    pub batch: usize,
 }
 
 
@@ -295,14 +309,44 @@ impl StreamSettings {
             terminal: flag(query, "terminal", true)?,
             keepalive_bytes: number(query, "keepalive_bytes", DEFAULT_KEEPALIVE_BYTES, MAX_FLOOD_BYTES)?,
             long_line_bytes: number(query, "long_line_bytes", DEFAULT_LONG_LINE_BYTES, MAX_FLOOD_BYTES)?,
+            reset_after: optional_number(query, "reset_after", MAX_TOKENS)?,
+            stamp: flag(query, "stamp", DEFAULT_STAMP)?,
+            batch: number(query, "batch", DEFAULT_BATCH, MAX_TOKENS)?,
         };
-        let shaped = settings.keepalive_bytes > 0 || settings.long_line_bytes > 0;
-        if shaped && (settings.mode != Mode::Stream || settings.content_length) {
+        settings.check_stream_only()?;
+        settings.with_dialect(dialect)
+    }
+
+    /// Refuses the settings that shape a timed `mode=stream` when the mode (or `content_length`, or a
+    /// body asking for `"stream": false`) cannot carry them.
+    fn check_stream_only(&self) -> Result<(), String> {
+        let shaped = self.keepalive_bytes > 0 || self.long_line_bytes > 0;
+        if shaped && (self.mode != Mode::Stream || self.content_length) {
             return Err(
-                "keepalive_bytes and long_line_bytes apply to mode=stream without content_length".into(),
+                "keepalive_bytes and long_line_bytes apply to mode=stream without content_length"
+                    .into(),
             );
         }
-        settings.with_dialect(dialect)
+        if self.batch == 0 {
+            return Err("batch must be at least 1".into());
+        }
+        if self.batch > 1 && self.mode != Mode::Stream {
+            return Err("batch needs mode=stream".into());
+        }
+        let streamed = self.mode == Mode::Stream && !self.content_length && self.stream;
+        if self.reset_after.is_some() && !streamed {
+            return Err(
+                "reset_after needs mode=stream (a streamed OpenAI chat answer without \
+                 content_length)"
+                    .into(),
+            );
+        }
+        if self.reset_after.is_some() && self.long_line_bytes > 0 {
+            return Err(
+                "reset_after and long_line_bytes end the stream in two ways; use one".into(),
+            );
+        }
+        Ok(())
     }
 
     /// These settings speaking `dialect`; an error when the delivery mode cannot (only a timed
@@ -315,6 +359,9 @@ impl StreamSettings {
         if dialect != WireDialect::OpenaiChat && (self.keepalive_bytes > 0 || self.long_line_bytes > 0)
         {
             return Err("keepalive_bytes and long_line_bytes apply to OpenAI chat streams".into());
+        }
+        if dialect != WireDialect::OpenaiChat && self.reset_after.is_some() {
+            return Err("reset_after needs mode=stream with the OpenAI chat dialect".into());
         }
         self.dialect = dialect;
         Ok(self)
@@ -528,6 +575,21 @@ mod tests {
             "mode=collect&keepalive_bytes=10",
             "content_length=1&long_line_bytes=10",
             "dialect=anthropic&keepalive_bytes=10",
+            "reset_after=x",
+            "reset_after=-1",
+            "reset_after=100001",
+            "mode=collect&reset_after=3",
+            "mode=bursts&reset_after=3",
+            "content_length=1&reset_after=3",
+            "dialect=anthropic&reset_after=3",
+            "reset_after=3&long_line_bytes=10",
+            "stamp=2",
+            "stamp=maybe",
+            "batch=0",
+            "batch=x",
+            "batch=100001",
+            "mode=raw&batch=2",
+            "mode=stall&batch=3",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
@@ -614,6 +676,39 @@ mod tests {
         let ollama = settings("dialect=ollama-chat", r#"{"options":{"num_predict":5}}"#).unwrap();
         assert_eq!((ollama.tokens, ollama.hit_limit), (5, true));
         assert_eq!(settings("", "").unwrap().dialect, WireDialect::OpenaiChat);
+    }
+
+    #[test]
+    fn reset_stamp_and_batch_parameters() {
+        let s = settings("", "").unwrap();
+        assert_eq!(
+            (s.reset_after, s.stamp, s.batch),
+            (None, DEFAULT_STAMP, DEFAULT_BATCH)
+        );
+        let s = settings("reset_after=0&stamp=0&batch=4&tokens_per_event=2", "").unwrap();
+        assert_eq!((s.reset_after, s.stamp, s.batch), (Some(0), false, 4));
+        let s = settings("reset_after=7&keepalive_bytes=100", "").unwrap();
+        assert_eq!(s.reset_after, Some(7));
+        let s = settings("dialect=gemini&batch=3&stamp=0", "").unwrap();
+        assert_eq!((s.batch, s.stamp), (3, false));
+        assert!(!settings("mode=collect&stamp=0", "").unwrap().stamp);
+        assert_eq!(settings("mode=collect&batch=1", "").unwrap().batch, 1);
+        assert!(settings("content_length=1&batch=2", "").is_ok());
+    }
+
+    #[test]
+    fn reset_after_is_refused_where_it_cannot_reset_mid_stream() {
+        let message = |query: &str, body: &str| settings(query, body).unwrap_err();
+        assert!(message("mode=stall&reset_after=1", "").contains("needs mode=stream"));
+        assert!(message("reset_after=1", r#"{"stream":false}"#).contains("needs mode=stream"));
+        assert!(message("dialect=responses&reset_after=1", "").contains("OpenAI chat"));
+        let native = settings("reset_after=1", "")
+            .unwrap()
+            .with_dialect(WireDialect::Anthropic)
+            .unwrap_err();
+        assert!(native.contains("needs mode=stream"), "{native}");
+        assert!(message("batch=0", "").contains("at least 1"));
+        assert!(message("mode=collect&batch=2", "").contains("needs mode=stream"));
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use streamscope_lab::relay::{relay, RelayPolicy};
 use streamscope_lab::{serve, LabConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -267,4 +268,65 @@ pub fn median(values: &[f64]) -> f64 {
 /// Gaps between consecutive values.
 pub fn gaps(times: &[f64]) -> Vec<f64> {
     times.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+/// Every read of one exchange, head included, and how the connection ended.
+#[derive(Debug)]
+pub struct RawExchange {
+    /// Each `read()` that returned bytes, timed from just after the request was written.
+    pub reads: Vec<Read>,
+    /// `Ok(())` at EOF, or the kind of the error that ended reading (`ConnectionReset` for a RST).
+    pub end: Result<(), std::io::ErrorKind>,
+}
+
+impl RawExchange {
+    /// All bytes received, head and body.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.reads.iter().flat_map(|r| r.bytes.iter().copied()).collect()
+    }
+
+    /// The time of each read.
+    pub fn times_ms(&self) -> Vec<f64> {
+        self.reads.iter().map(|r| r.at_ms).collect()
+    }
+}
+
+/// Writes `request` on a new connection and records every read until EOF or an error; errors are
+/// kept, not raised, so a test can check that a connection was reset.
+pub async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> RawExchange {
+    let mut socket = connect(addr).await;
+    socket.write_all(request).await.expect("write request");
+    let start = Instant::now();
+    read_to_end_timed(&mut socket, start).await
+}
+
+/// Records every read of `socket` until EOF or an error, timed from `start`.
+pub async fn read_to_end_timed(socket: &mut TcpStream, start: Instant) -> RawExchange {
+    let mut reads = Vec::new();
+    let mut chunk = vec![0u8; 256 * 1024];
+    let end = loop {
+        match tokio::time::timeout(READ_LIMIT, socket.read(&mut chunk)).await {
+            Err(_) => panic!("the server went silent"),
+            Ok(Ok(0)) => break Ok(()),
+            Ok(Ok(n)) => reads.push(Read {
+                at_ms: start.elapsed().as_secs_f64() * 1e3,
+                bytes: chunk[..n].to_vec(),
+            }),
+            Ok(Err(err)) => break Err(err.kind()),
+        }
+    };
+    RawExchange { reads, end }
+}
+
+/// Starts a byte relay on 127.0.0.1:0 in front of `upstream` and returns its address.
+pub async fn start_relay(upstream: SocketAddr, policy: RelayPolicy) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("local addr");
+    tokio::spawn(relay(listener, upstream, policy));
+    addr
+}
+
+/// How many times `needle` occurs in `haystack`.
+pub fn count(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack.windows(needle.len()).filter(|w| *w == needle).count()
 }

@@ -2,6 +2,7 @@
 //! machine (they check the shape of a stream, not exact numbers).
 
 mod accel;
+mod batch;
 mod bursts;
 mod cache_hit;
 mod client;
@@ -19,8 +20,11 @@ mod malformed;
 mod peer;
 mod post_body;
 mod raw;
+mod relay;
+mod reset_after;
 mod split_events;
 mod stall;
+mod stamp;
 mod statics;
 mod stream;
 mod tokens_per_event;

@@ -1,10 +1,11 @@
 //! `mode=stream` in a dialect other than OpenAI chat: start, reasoning and content tokens at their
-//! deadlines, then the closing messages, one write per step.
+//! deadlines, then the closing messages, one write per step (content steps `batch` per write).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::net::TcpStream;
 
+use super::batch;
 use super::sleep_until_ms;
 use super::split::{send_event, Split};
 use crate::http::body::{BodyWriter, Framing};
@@ -74,9 +75,15 @@ pub(super) async fn stream(
         .map_or(0, |d| d.as_secs());
     let mut writer = DialectWriter::new(settings.dialect, &settings.model, id, now_s, end);
     let split = Split::of(settings);
-    for (at_ms, step) in steps(settings) {
-        sleep_until_ms(chunks.start, at_ms).await;
-        let bytes = writer.render(&step, chunks.server_ms());
+    let is_content = |step: &Step| matches!(step, Step::Content(_));
+    for write in batch::writes(steps(settings), settings.batch, is_content) {
+        sleep_until_ms(chunks.start, write.at_ms).await;
+        let server_ms = chunks.stamp.then(|| chunks.server_ms());
+        let bytes: Vec<u8> = write
+            .items
+            .iter()
+            .flat_map(|step| writer.render(step, server_ms))
+            .collect();
         if !bytes.is_empty() {
             send_event(&mut body, &bytes, split).await?;
         }

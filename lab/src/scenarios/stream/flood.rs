@@ -61,6 +61,7 @@ mod tests {
             pad: String::new(),
             usage: Usage { prompt_tokens: 1, completion_tokens: 1, cache_hit_tokens: 0 },
             start: tokio::time::Instant::now(),
+            stamp: true,
         };
         let line = long_line(&chunks, 1000);
         assert_eq!(line.len(), 1000);

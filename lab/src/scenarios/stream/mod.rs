@@ -1,5 +1,6 @@
 //! `/v1/chat/completions`: settings, forced errors, and the dispatch to each delivery mode.
 
+mod batch;
 mod bursts;
 mod collect;
 mod dialect;
@@ -15,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::http::body::Framing;
+use crate::http::body::{Ending, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Usage};
 use crate::http::request::Request;
 use crate::http::response::{openai_error, Fixed};
@@ -29,12 +30,12 @@ const SSE: &str = "text/event-stream";
 /// How far back `cache=hit` dates the chunks' `created`, in seconds.
 const CACHE_CREATED_AGE_S: u64 = 3600;
 
-/// Answers one chat-completions request; the connection is closed afterwards.
+/// Answers one chat-completions request; says whether the connection is then closed or reset.
 pub(crate) async fn chat_completions(
     socket: &mut TcpStream,
     request: &Request,
     state: &State,
-) -> std::io::Result<()> {
+) -> std::io::Result<Ending> {
     // A native path (`/v1/messages`, `/api/chat`, ...) speaks its dialect unless the query names one.
     let settings = StreamSettings::from_request(&request.query, &request.body).and_then(|s| {
         match WireDialect::for_path(&request.path) {
@@ -48,39 +49,53 @@ pub(crate) async fn chat_completions(
             return Fixed::json(400, &openai_error(400, &message))
                 .write(socket, false, false)
                 .await
+                .map(|()| Ending::Close)
         }
     };
     // Forced failures for triage: HTML error pages, keys, models, statuses (see `crate::scenarios::triage`).
     let failure = Triage::from_query(&request.query).map(|t| t.answer(request, &settings));
     match failure {
         Ok(None) => {}
-        Ok(Some(response)) => return response.write(socket, false, false).await,
+        Ok(Some(response)) => {
+            return response
+                .write(socket, false, false)
+                .await
+                .map(|()| Ending::Close)
+        }
         Err(message) => {
             return Fixed::json(400, &openai_error(400, &message))
                 .write(socket, false, false)
                 .await
+                .map(|()| Ending::Close)
         }
     }
 
     let chunks = chunk_writer(&settings, request, state);
     let framing = Framing::for_version(request.version);
     if !settings.stream {
-        return collect::completion_json(socket, &settings, &chunks).await;
+        return collect::completion_json(socket, &settings, &chunks)
+            .await
+            .map(|()| Ending::Close);
     }
-    match settings.mode {
-        Mode::Stream if settings.content_length => {
-            fixed_length::stream(socket, &settings, &chunks).await
+    if settings.mode == Mode::Stream && !settings.content_length {
+        if settings.dialect == WireDialect::OpenaiChat {
+            // The one mode that can end in a reset (`reset_after`).
+            return timed::stream(socket, framing, &settings, &chunks).await;
         }
-        Mode::Stream if settings.dialect != WireDialect::OpenaiChat => {
-            dialect::stream(socket, framing, &settings, &chunks).await
-        }
-        Mode::Stream => timed::stream(socket, framing, &settings, &chunks).await,
+        return dialect::stream(socket, framing, &settings, &chunks)
+            .await
+            .map(|()| Ending::Close);
+    }
+    let closed = match settings.mode {
+        // Only with `content_length` here: the other timed streams were answered above.
+        Mode::Stream => fixed_length::stream(socket, &settings, &chunks).await,
         Mode::Bursts => bursts::bursts(socket, framing, &settings, &chunks).await,
         Mode::Collect => collect::collect(socket, &settings, &chunks).await,
         Mode::Raw => timed::raw(socket, framing, &settings, request.received_at).await,
         Mode::Malformed => malformed::malformed(socket, framing, &settings, &chunks).await,
         Mode::Stall => timed::stall(socket, framing, &settings, &chunks).await,
-    }
+    };
+    closed.map(|()| Ending::Close)
 }
 
 fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> ChunkWriter {
@@ -109,6 +124,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
             cache_hit_tokens,
         },
         start: request.received_at,
+        stamp: settings.stamp,
     }
 }
 

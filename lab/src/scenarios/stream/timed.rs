@@ -1,50 +1,67 @@
 //! Modes that send events at their deadlines, one event per write: `stream` (with its keep-alive flood
-//! and never-ending line, see [`super::flood`]), `raw` and `stall`.
+//! and never-ending line, see [`super::flood`], its content events `batch` at a time, see
+//! [`super::batch`], and its `reset_after` ending), `raw` and `stall`.
 
 use std::time::Duration;
 
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use super::batch;
 use super::flood;
 use super::plan::{plan, Planned};
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::http::body::{BodyWriter, Framing};
-use crate::scenarios::chunks::ChunkWriter;
+use crate::http::body::{BodyWriter, Ending, Framing};
+use crate::scenarios::chunks::{ChunkWriter, Event};
 use crate::scenarios::passage::span_text;
 use crate::scenarios::settings::StreamSettings;
 
 /// How long a stalled stream holds the connection when the client does not give up.
 const STALL_HOLD: Duration = Duration::from_secs(120);
 
-/// A healthy stream: role, the content events at their deadlines, finish, usage, `[DONE]`. With
-/// `keepalive_bytes` the comments follow the role chunk at once; with `long_line_bytes` the never-ending
-/// line takes the place of finish, usage and `[DONE]`, one cadence after the last content event.
+/// A healthy stream: role, the content events at their deadlines (`batch` per write), finish, usage,
+/// `[DONE]`. With `keepalive_bytes` the comments follow the role chunk at once; with `long_line_bytes`
+/// the never-ending line takes the place of finish, usage and `[DONE]`, one cadence after the last
+/// content event; with `reset_after` only that many content events leave and, when the next one would
+/// be due, the connection is reset instead of finished.
 pub(super) async fn stream(
     socket: &mut TcpStream,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
-) -> std::io::Result<()> {
+) -> std::io::Result<Ending> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     let events = settings.content_events();
+    let sent_events = settings.reset_after.map_or(events, |n| n.min(events));
     let long_line = settings.long_line_bytes > 0;
-    let planned = plan(settings, events, !long_line);
+    let tail = !long_line && settings.reset_after.is_none();
+    let planned = plan(settings, sent_events, tail);
     let split = Split::of(settings);
     let lead = usize::from(settings.role_first).min(planned.len());
-    send_planned(&mut body, &planned[..lead], split, chunks).await?;
+    send_planned(&mut body, &planned[..lead], split, chunks, 1).await?;
     if settings.keepalive_bytes > 0 {
         flood::keepalive(&mut body, settings.keepalive_bytes).await?;
     }
-    send_planned(&mut body, &planned[lead..], split, chunks).await?;
+    send_planned(&mut body, &planned[lead..], split, chunks, settings.batch).await?;
     if long_line {
-        let at_ms = settings.deadlines_ms(events + 1)[events];
-        sleep_until_ms(chunks.start, at_ms).await;
+        sleep_until_ms(chunks.start, next_deadline_ms(settings, events)).await;
         let line = flood::long_line(chunks, settings.long_line_bytes);
         flood::send_long_line(&mut body, &line).await?;
     }
-    body.finish().await
+    if settings.reset_after.is_some() {
+        sleep_until_ms(chunks.start, next_deadline_ms(settings, sent_events)).await;
+        // The body is left unfinished: no terminating chunk, and the caller resets the connection.
+        return Ok(Ending::Reset);
+    }
+    body.finish().await?;
+    Ok(Ending::Close)
+}
+
+/// When content event `index` is (or would be) due, in ms after the request.
+fn next_deadline_ms(settings: &StreamSettings, index: usize) -> f64 {
+    let deadlines_ms = settings.deadlines_ms(index + 1);
+    deadlines_ms.last().copied().unwrap_or(settings.first_ms)
 }
 
 /// Plain token text with no SSE framing, one write per content event.
@@ -90,21 +107,29 @@ pub(super) async fn stall(
 ) -> std::io::Result<()> {
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     let planned = plan(settings, settings.stall_after, false);
-    send_planned(&mut body, &planned, Split::of(settings), chunks).await?;
+    send_planned(&mut body, &planned, Split::of(settings), chunks, 1).await?;
     let _ = tokio::time::timeout(STALL_HOLD, body.client_gone()).await;
     Ok(())
 }
 
-/// Sends each planned event at its deadline, stamped when it leaves.
+/// Sends the planned events at their deadlines, content events `batch` per write (see
+/// [`super::batch`]), each stamped when its write leaves.
 async fn send_planned(
     body: &mut BodyWriter<'_>,
     planned: &[Planned],
     split: Split,
     chunks: &ChunkWriter,
+    batch: usize,
 ) -> std::io::Result<()> {
-    for item in planned {
-        sleep_until_ms(chunks.start, item.at_ms).await;
-        send_event(body, &chunks.sse(&item.event), split).await?;
+    let items = planned.iter().map(|item| (item.at_ms, &item.event));
+    for write in batch::writes(items, batch, |event| matches!(event, Event::Content(_))) {
+        sleep_until_ms(chunks.start, write.at_ms).await;
+        let bytes: Vec<u8> = write
+            .items
+            .iter()
+            .flat_map(|event| chunks.sse(event))
+            .collect();
+        send_event(body, &bytes, split).await?;
     }
     Ok(())
 }
