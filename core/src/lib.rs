@@ -6,6 +6,7 @@
 //!
 //! ```text
 //!   report/    Report (the contract), runs, compare, campaign, export/import, markdown
+//!   secrets/   credentials in URLs redacted, echoed keys scrubbed out of reads
 //!   config/    PageConfig from the query, presets
 //!   findings/  Finding / FindingCode, one function per rule, path rules, triage/ (url, http, net)
 //!   verdict    streaming | buffered | collected | failed
@@ -28,6 +29,7 @@ pub mod dialect;
 pub mod findings;
 pub mod measure;
 pub mod report;
+pub mod secrets;
 pub mod stats;
 pub mod trace;
 pub mod verdict;

@@ -1,5 +1,12 @@
 //! A Markdown summary of a campaign, to paste into a support ticket: the verdict, the numbers and the
 //! findings, readable without streamscope.
+//!
+//! Everything in it that a server, an import or a link could have chosen (finding details that quote
+//! error bodies and stream errors, URLs, labels, the compare sentence) is data, not Markdown: text is
+//! escaped with [`md_text`] (every character Markdown or HTML could act on is backslash-escaped, line
+//! breaks become spaces), and a URL goes in a code span ([`code_span`]), where nothing is a link, an
+//! image or HTML. So `![](https://tracker.example/p.png)` in an error body stays visible text and loads
+//! nothing in the ticket.
 
 use std::fmt::Write;
 
@@ -12,18 +19,49 @@ fn ms(v: Option<f64>) -> String {
     crate::text::ms_or(v, "–")
 }
 
+/// `text` as literal Markdown text: the ASCII punctuation that Markdown, GFM or inline HTML could act on
+/// in the middle of a line (emphasis, code, links, images, HTML, entities, tables, strikethrough) is
+/// backslash-escaped, and line breaks (and other control characters) become spaces, so nothing starts a
+/// line (no heading, list or block). A bare `https://` address may still be shown as a link by GFM: its
+/// text is the address, and nothing is loaded.
+pub fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '<' | '>' | '!' | '|' | '~' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span: fenced with one backtick more than its longest run of backticks,
+/// padded when it starts or ends with one, line breaks as spaces.
+pub fn code_span(text: &str) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.is_empty() { " " } else { "" };
+    format!("{fence}{pad}{flat}{pad}{fence}")
+}
+
 fn findings_list(out: &mut String, findings: &[Finding]) {
     for f in findings {
-        let _ = write!(out, "- `{}` **{}**: {}", f.code, f.title, f.detail);
+        let _ = write!(out, "- {} **{}**: {}", code_span(f.code.as_str()), md_text(&f.title), md_text(&f.detail));
         if let Some(fix) = &f.fix {
-            let _ = write!(out, " Fix: {fix}");
+            let _ = write!(out, " Fix: {}", md_text(fix));
         }
         out.push('\n');
     }
 }
 
 fn single(out: &mut String, r: &Report) {
-    let _ = writeln!(out, "**Verdict: {}** ({} {})\n", r.verdict.as_str(), r.request.method, r.request.url);
+    let request = format!("{} {}", r.request.method, crate::secrets::redact_url(&r.request.url));
+    let _ = writeln!(out, "**Verdict: {}** ({})\n", r.verdict.as_str(), code_span(&request));
     out.push_str("| metric | value |\n|---|---|\n");
     let tpot_n = r.tpot_n.map_or(String::new(), |n| format!(" (N={n})"));
     for (name, value) in [
@@ -72,10 +110,10 @@ pub fn campaign_markdown(report: &CampaignReport) -> String {
             findings_list(&mut out, &s.findings);
         }
         CampaignReport::Compare(c) => {
-            let _ = writeln!(out, "{}\n", c.summary);
+            let _ = writeln!(out, "{}\n", md_text(&c.summary));
             out.push_str("| target | verdict | TTFT ms (median) | TPOT ms | total ms | runs |\n|---|---|---|---|---|---|\n");
-            summary_row(&mut out, &format!("A: {}", c.label_a), &c.a);
-            summary_row(&mut out, &format!("B: {}", c.label_b), &c.b);
+            summary_row(&mut out, &format!("A: {}", md_text(&c.label_a)), &c.a);
+            summary_row(&mut out, &format!("B: {}", md_text(&c.label_b)), &c.b);
             let _ = writeln!(out, "| B − A | | {} | {} | {} | |\n", ms(c.delta_ms.ttft), ms(c.delta_ms.tpot), ms(c.delta_ms.total));
             for (name, side) in [("A", &c.a), ("B", &c.b)] {
                 if !side.findings.is_empty() {
@@ -87,4 +125,42 @@ pub fn campaign_markdown(report: &CampaignReport) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Trace, TraceEnd};
+
+    #[test]
+    fn hostile_server_text_is_escaped_not_rendered() {
+        let body = "{\"error\":{\"message\":\"![](https://tracker.example/p.png) <img src=x onerror=alert(1)> [x](javascript:1)\\n# Heading\"}}";
+        let t = Trace::from_reads(500, "application/json", 5.0, vec![(10.0, body)], TraceEnd::Complete { at_ms: 11.0 });
+        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))));
+        // Each active character is escaped: none of these occurs without a backslash before it.
+        let bare = |pat: &str| md.match_indices(pat).any(|(i, _)| !md[..i].ends_with('\\'));
+        for pat in ["![", "<img", "[x]", "](", "\n# Heading"] {
+            assert!(!bare(pat), "{pat} unescaped in {md}");
+        }
+        assert!(md.contains("\\!\\[\\]\\(https://tracker.example/p.png\\)"), "the text is still there to read: {md}");
+    }
+
+    #[test]
+    fn md_text_and_code_span() {
+        assert_eq!(md_text("a*b_c `d` <e> | f\nnext"), "a\\*b\\_c \\`d\\` \\<e\\> \\| f next");
+        assert_eq!(md_text("300 ms: fine - ok."), "300 ms: fine - ok.");
+        assert_eq!(code_span("GET http://h/v1"), "`GET http://h/v1`");
+        assert_eq!(code_span("a`b``c"), "```a`b``c```");
+        assert_eq!(code_span("`x"), "`` `x ``");
+    }
+
+    #[test]
+    fn the_request_line_is_a_redacted_code_span() {
+        let mut t = Trace::from_reads(200, "text/plain", 5.0, vec![(10.0, "hi")], TraceEnd::Complete { at_ms: 11.0 });
+        t.request.url = "https://g.example/v1?alt=sse&key=AIzaSECRET123".into();
+        t.request.method = "POST".into();
+        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))));
+        assert!(md.contains("(`POST https://g.example/v1?alt=sse&key=REDACTED`)"), "{md}");
+        assert!(!md.contains("AIzaSECRET123"), "{md}");
+    }
 }

@@ -1,0 +1,12 @@
+//! Keeping secrets out of everything the page shows or saves (DESIGN.md, "Safety rules").
+//!
+//! - [`url`]: credentials a URL carries (`?key=`, `api_key=`, `access_token=`, `user:pass@`) are
+//!   redacted wherever the URL is shown or saved, and their values listed for the scrubber.
+//! - [`scrub`]: the typed key (and URL credentials) masked out of everything a server sends back, read
+//!   by read, before it is stored: same length, so every metric stays exactly as measured.
+
+pub mod scrub;
+pub mod url;
+
+pub use scrub::Scrubber;
+pub use url::{redact_url, url_credentials, url_has_credential, REDACTED};
