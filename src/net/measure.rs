@@ -94,6 +94,7 @@ async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mu
         return TraceEnd::NetworkError { at_ms: 0.0, message: "no window or worker to fetch from".into(), during_body: false };
     };
 
+    let mut scrubber = spec.scrubber();
     let unix_ms = js_sys::Date::now();
     let t0 = now_ms();
     sink.started(t0, unix_ms);
@@ -105,7 +106,8 @@ async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mu
             let at_ms = now_ms() - t0;
             let response: Response = v.unchecked_into();
             *status = Some(response.status());
-            sink.headers(at_ms, response.status(), read_headers(&response));
+            let read = read_headers(&response);
+            sink.headers(at_ms, response.status(), read.into_iter().map(|(n, v)| (n, scrubber.scrub_str(&v))).collect());
             response
         }
         Raced::Rejected(e) => return failure(abort, now_ms() - t0, e, false),
@@ -144,6 +146,12 @@ async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mu
                     continue;
                 };
                 if chunk.byte_length() > 0 {
+                    // Only with a key to hide: a copy out, the mask, the same bytes back (same length).
+                    if !scrubber.is_empty() {
+                        let mut bytes = chunk.to_vec();
+                        scrubber.scrub(&mut bytes);
+                        chunk.copy_from(&bytes);
+                    }
                     sink.read(at_ms, chunk);
                     last_read_ms = Some(at_ms);
                 }
@@ -163,7 +171,7 @@ fn request_init(spec: &RunSpec, abort: &Abort) -> Result<RequestInit, String> {
     }
     for (name, value) in &spec.headers {
         headers
-            .set(name.trim(), value)
+            .set(name.trim(), value.expose())
             .map_err(|e| format!("header {:?} cannot be sent: {}", name.trim(), describe(e)))?;
     }
     let init = RequestInit::new();

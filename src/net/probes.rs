@@ -4,6 +4,7 @@
 
 use js_sys::Promise;
 use streamscope_core::config::page_config::{model_ids, models_probe_urls};
+use streamscope_core::secrets::{redact_url, Scrubber, Secret};
 use streamscope_core::trace::{ModelsProbe, Probes, TraceEnd};
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, RequestInit, RequestMode, Response};
@@ -23,8 +24,9 @@ pub async fn probe_failure(spec: &RunSpec, status: Option<u16>, end: &TraceEnd) 
         probes.no_cors_reached = Some(no_cors_reaches(&spec.url).await);
     }
     if matches!(status, Some(400 | 404 | 422)) {
+        let scrubber = spec.scrubber();
         for url in models_probe_urls(&spec.url) {
-            probes.models.push(models(&url, &spec.headers).await);
+            probes.models.push(models(&url, &spec.headers, &scrubber).await);
         }
     }
     probes
@@ -58,14 +60,14 @@ async fn no_cors_reaches(url: &str) -> bool {
 }
 
 /// `GET url` with the run's headers (an API may want the key for its models list too).
-async fn models(url: &str, headers: &[(String, String)]) -> ModelsProbe {
-    let mut probe = ModelsProbe { url: url.to_string(), ..ModelsProbe::default() };
+async fn models(url: &str, headers: &[(String, Secret)], scrubber: &Scrubber) -> ModelsProbe {
+    let mut probe = ModelsProbe { url: redact_url(url).into_owned(), ..ModelsProbe::default() };
     let (Ok(controller), Ok(h)) = (AbortController::new(), web_sys::Headers::new()) else {
         return probe;
     };
     for (name, value) in headers {
         if !name.eq_ignore_ascii_case("content-type") {
-            let _ = h.set(name.trim(), value);
+            let _ = h.set(name.trim(), value.expose());
         }
     }
     let init = RequestInit::new();
@@ -79,7 +81,10 @@ async fn models(url: &str, headers: &[(String, String)]) -> ModelsProbe {
     if response.ok() {
         if let Ok(text) = response.text() {
             if let Raced::Value(body) = race_with_deadline(text, Some(PROBE_LIMIT_MS)).await {
-                probe.ids = model_ids(&body.as_string().unwrap_or_default());
+                probe.ids = model_ids(&body.as_string().unwrap_or_default())
+                    .into_iter()
+                    .map(|id| scrubber.scrub_str(&id))
+                    .collect();
             }
         }
     }

@@ -1,6 +1,7 @@
 //! What to send and how long to wait: the inputs of one run, built by the UI.
 
 use serde::{Deserialize, Serialize};
+use streamscope_core::secrets::{credential_values, is_credential_header, redact_url, url_credentials, Scrubber, Secret};
 use streamscope_core::trace::RequestSummary;
 
 use super::scope::Scope;
@@ -30,7 +31,8 @@ impl Default for Timeouts {
 }
 
 /// One request to measure. Serialised only to hand it to the measuring worker (in memory, same page).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `Debug` shows the URL redacted and header values as their length: a log line cannot leak a key.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
     /// The exact request URL.
     pub url: String,
@@ -38,19 +40,50 @@ pub struct RunSpec {
     pub method: String,
     /// Request body; sent with `Content-Type: application/json` unless a header says otherwise.
     pub body: Option<String>,
-    /// Extra request headers (values may be secrets: they never leave this struct).
-    pub headers: Vec<(String, String)>,
+    /// Extra request headers; every value is a [`Secret`] (only the request itself exposes it).
+    pub headers: Vec<(String, Secret)>,
     /// Time limits.
     pub timeouts: Timeouts,
     /// Whether the API key (sent in a header above) had leading/trailing whitespace or a line break.
     pub key_has_whitespace: bool,
 }
 
+impl std::fmt::Debug for RunSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunSpec")
+            .field("url", &redact_url(&self.url))
+            .field("method", &self.method)
+            .field("body_len_bytes", &self.body.as_ref().map(String::len))
+            .field("headers", &self.headers)
+            .field("timeouts", &self.timeouts)
+            .field("key_has_whitespace", &self.key_has_whitespace)
+            .finish()
+    }
+}
+
 impl RunSpec {
-    /// The secret-free description that goes into the trace and the report.
+    /// The secrets this request carries: the values of its credential headers (and the token after
+    /// `Bearer`), and the credentials in its URL. What a server echoes of them is scrubbed.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .headers
+            .iter()
+            .filter(|(name, _)| is_credential_header(name))
+            .flat_map(|(_, value)| credential_values(value.expose()))
+            .collect();
+        out.extend(url_credentials(&self.url));
+        out
+    }
+
+    /// A scrubber for what the server sends back to this request (see [`RunSpec::secrets`]).
+    pub fn scrubber(&self) -> Scrubber {
+        Scrubber::new(self.secrets())
+    }
+
+    /// The secret-free description that goes into the trace and the report (the URL redacted).
     pub fn summary(&self) -> RequestSummary {
         RequestSummary {
-            url: self.url.clone(),
+            url: redact_url(&self.url).into_owned(),
             method: self.method.clone(),
             body_len_bytes: self.body.as_ref().map_or(0, |b| b.len()),
             header_names: self.headers.iter().map(|(n, _)| n.clone()).collect(),

@@ -19,7 +19,7 @@ fn lab(path_and_query: &str) -> String {
 }
 
 fn get(url: String, timeouts: Timeouts) -> RunSpec {
-    RunSpec { url, method: "GET".into(), body: None, headers: vec![], timeouts, key_has_whitespace: false }
+    RunSpec { url, method: "GET".into(), body: None, headers: Vec::new(), timeouts, key_has_whitespace: false }
 }
 
 /// The feed's facts with its reads, as one trace.

@@ -10,6 +10,7 @@ use super::triage_hints::{suggestions, url_checks, UrlChecks};
 use streamscope_core::report::campaign::{pair_labels, CompareSetup};
 use streamscope_core::report::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
+use streamscope_core::secrets::{is_credential_header, origin, redact_url, Secret};
 
 /// The form's fields as signals (`Copy`).
 #[derive(Clone, Copy)]
@@ -35,6 +36,9 @@ pub struct FormState {
     repeat: RwSignal<String>,
     /// Send A and B of a round at the same time.
     at_once: RwSignal<bool>,
+    /// Send the key and credential headers to a side B on another origin too. Form state only, never
+    /// read from the page's URL: a crafted link cannot route the key to a third server.
+    share_key_b: RwSignal<bool>,
     headers_s: RwSignal<String>,
     first_byte_s: RwSignal<String>,
     idle_s: RwSignal<String>,
@@ -61,6 +65,7 @@ impl FormState {
             vs_model: RwSignal::new(c.vs_model.unwrap_or_default()),
             repeat: RwSignal::new(c.repeat.to_string()),
             at_once: RwSignal::new(c.at_once),
+            share_key_b: RwSignal::new(false),
             headers_s: s(c.timeouts_s.headers_s),
             first_byte_s: s(c.timeouts_s.first_byte_s),
             idle_s: s(c.timeouts_s.idle_s),
@@ -105,6 +110,15 @@ fn parse_headers(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether side B of the form's comparison is on another origin than side A (the key then needs the
+/// user's consent to go there).
+fn b_on_another_origin(config: &PageConfig) -> bool {
+    let (Some((_, url_b, _)), (_, url_a, _)) = (config.request_b(), config.request()) else {
+        return false;
+    };
+    origin(&url_a) != origin(&url_b)
+}
+
 /// The runs the form describes, in order (A, B, A, B … for a comparison), and how to compare them.
 pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<CompareSetup>) {
     let config = form.config();
@@ -113,6 +127,13 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
     // The preset knows how its API wants the key; an exact request sends it as a bearer token.
     let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
     headers.extend(api.headers(&key));
+    let headers: Vec<(String, Secret)> = headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect();
+    // Side B on another origin gets no key and no credential header unless the user ticked it.
+    let headers_b: Vec<(String, Secret)> = if b_on_another_origin(&config) && !form.share_key_b.get_untracked() {
+        headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
+    } else {
+        headers.clone()
+    };
     let t = config.timeouts_s;
     let timeouts = Timeouts {
         headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
@@ -121,7 +142,7 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
         total_ms: TimeoutsSeconds::limit_ms(t.total_s),
     };
     let key_has_whitespace = key.trim() != key;
-    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec {
+    let spec = |(method, url, body): (String, String, Option<String>), headers: &Vec<(String, Secret)>| RunSpec {
         url,
         method,
         body,
@@ -138,11 +159,11 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
             label_b: config.vs_model.clone().unwrap_or_default(),
         },
         RequestMode::Exact => {
-            let (label_a, label_b) = pair_labels(&a.1, &b.1);
+            let (label_a, label_b) = pair_labels(&redact_url(&a.1), &redact_url(&b.1));
             CompareSetup { subject: Subject::Path, label_a, label_b }
         }
     });
-    let (spec_a, spec_b) = (spec(a), b.map(spec));
+    let (spec_a, spec_b) = (spec(a, &headers), b.map(|b| spec(b, &headers_b)));
     let runs = schedule(config.repeat, spec_b.is_some())
         .into_iter()
         .map(|side| match side {
@@ -219,13 +240,22 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         let _ = (form.url.get(), form.method.get(), form.body.get(), form.base.get(), form.model.get());
         let _ = (form.mode.get(), form.prompt.get(), form.max_tokens.get(), form.preset.get());
         let (method, url, _) = form.config().request();
-        format!("{method} {url}")
+        format!("{method} {}", redact_url(&url))
+    };
+    let carries_credential = move || {
+        let _ = (form.url.get(), form.base.get(), form.vs_url.get(), form.mode.get());
+        form.config().carries_credential()
+    };
+    let b_elsewhere = move || {
+        let _ = (form.url.get(), form.vs_url.get(), form.base.get(), form.mode.get(), form.vs_model.get());
+        b_on_another_origin(&form.config())
     };
     let checks = Signal::derive(move || {
         let _ = (form.url.get(), form.base.get(), form.mode.get(), form.preset.get(), form.model.get());
         let config = form.config();
         let (_, url, _) = config.request();
-        url_checks(&url, (config.mode == RequestMode::Preset).then_some(config.base.as_str()))
+        let base = redact_url(&config.base);
+        url_checks(&redact_url(&url), (config.mode == RequestMode::Preset).then_some(base.as_ref()))
     });
     let hints = Signal::derive(move || suggestions(session));
     let use_base = move |_| {
@@ -321,6 +351,18 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>"Run"</button>
                 <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>"Cancel"</button>
             </div>
+            <Show when=carries_credential>
+                <p class="url-credential sev-warning" data-testid="url-credential-warning">
+                    "This URL carries a credential (a key, token or password in it). streamscope sends it to the \
+                     target only: it is shown and saved as REDACTED (report, export, Markdown, permalink), so a \
+                     permalink needs the value added again. Prefer the API key field, which never leaves the page."
+                </p>
+            </Show>
+            <Show when=b_elsewhere>
+                <div class="share-key" data-testid="share-key-note">
+                    <Check label="Also send the API key and credential headers to B (another origin); off: B gets none" testid="share-key-b" value=form.share_key_b />
+                </div>
+            </Show>
             <UrlChecks checks=checks />
             <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
                 <div class="suggestions" data-testid="suggestions">

@@ -17,7 +17,8 @@ fn current_export(session: Session) -> Option<Export> {
     let runs = session
         .records
         .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, trace: r.trace.clone() }).collect());
-    Some(Export { streamscope_export: EXPORT_VERSION, config: session.config.get_untracked(), report, runs })
+    let config = session.config.get_untracked().map(|c| c.redacted());
+    Some(Export { streamscope_export: EXPORT_VERSION, config, report, runs })
 }
 
 /// Offers `text` as a file download.

@@ -158,9 +158,35 @@ impl PageConfig {
         c
     }
 
+    /// This configuration with every credential in its URLs (`url`, `base`, `vs`) redacted
+    /// ([`crate::secrets::redact_url`]): what a permalink and an export carry.
+    pub fn redacted(&self) -> PageConfig {
+        let redact = |u: &str| crate::secrets::redact_url(u).into_owned();
+        PageConfig {
+            url: redact(&self.url),
+            base: redact(&self.base),
+            vs_url: self.vs_url.as_deref().map(redact),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a URL of this configuration carries a credential (the form warns).
+    pub fn carries_credential(&self) -> bool {
+        let urls = [Some(self.url.as_str()), Some(self.base.as_str()), self.vs_url.as_deref()];
+        match self.mode {
+            RequestMode::Exact => [urls[0], urls[2]].into_iter().flatten().any(crate::secrets::url_has_credential),
+            RequestMode::Preset => crate::secrets::url_has_credential(&self.base),
+        }
+    }
+
     /// The query string (without `?`) that reproduces this configuration with `run=1`: what a permalink
-    /// carries. It holds no secret: the API key and extra headers are not part of a `PageConfig`.
+    /// carries. It holds no secret: the API key and extra headers are not part of a `PageConfig`, and a
+    /// credential in a URL is redacted (the user adds it again; the form says the URL carried one).
     pub fn to_query(&self) -> String {
+        self.redacted().query_pairs()
+    }
+
+    fn query_pairs(&self) -> String {
         let mut pairs: Vec<(&str, String)> = Vec::new();
         match self.mode {
             RequestMode::Exact => {
@@ -310,6 +336,20 @@ pub fn openai_chat_request(base: &str, model: &str, prompt: &str, max_tokens: u3
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_permalink_never_carries_a_url_credential() {
+        let mut c = PageConfig::reference("http://127.0.0.1:1");
+        c.mode = RequestMode::Exact;
+        c.url = "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIzaSECRET1".into();
+        c.vs_url = Some("https://u:pw@other.example/v1/chat/completions".into());
+        assert!(c.carries_credential());
+        let q = c.to_query();
+        assert!(!q.contains("AIzaSECRET1") && !q.contains("pw"), "{q}");
+        assert!(q.contains("key%3DREDACTED") && q.contains("REDACTED%40other.example"), "{q}");
+        assert_eq!(c.redacted().url, "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&key=REDACTED");
+        assert!(!PageConfig::reference("http://127.0.0.1:1").carries_credential());
+    }
+
     use super::*;
 
     fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

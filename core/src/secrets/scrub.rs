@@ -9,17 +9,21 @@
 //!
 //! A secret split across two reads is caught too: the scrubber keeps, per pattern, how much of a
 //! pattern the stream so far ends with (a Knuth-Morris-Pratt state) and masks the rest when the next
-//! read completes it. Bytes already handed on cannot be taken back, so a read that *ends* with at least
-//! [`EAGER_PREFIX_MIN`] (8) bytes of a pattern's start has them masked at once: only a split that leaves
-//! fewer than 8 bytes of the secret at the end of a read lets those few (a key's public prefix like
-//! `sk-proj-`) through. Secrets shorter than [`MIN_SECRET_BYTES`] (8) are not scrubbed: masking every
-//! `abc` in an answer would damage it and hide nothing. Cost: one pass over each read per pattern.
+//! read completes it. Bytes already handed on cannot be taken back (and holding them would change the
+//! timing being measured), so a read that *ends* with at least [`EAGER_PREFIX_MIN`] (4) bytes of a
+//! pattern's start has them masked at once: only a split that leaves at most 3 bytes of the secret at
+//! the end of a read lets those few through (a key's public prefix: `sk-`, `AIz`), and a read that
+//! happens to end with the first 4+ bytes of the key without the key following loses those bytes to
+//! `*` (text equal to the key's start). Secrets shorter than [`MIN_SECRET_BYTES`] (8) are not scrubbed:
+//! masking every `abc` in an answer would damage it and hide nothing. A key spread over several SSE
+//! events (its bytes not contiguous on the wire) is not recognised: only what a server echoes as text
+//! is. Cost: one pass over each read per pattern.
 
 /// Secrets shorter than this are not scrubbed.
 pub const MIN_SECRET_BYTES: usize = 8;
 
 /// A read ending with at least this many bytes of a pattern's start has them masked at once.
-pub const EAGER_PREFIX_MIN: usize = 8;
+pub const EAGER_PREFIX_MIN: usize = 4;
 
 /// The byte that replaces a secret's bytes.
 pub const MASK: u8 = b'*';
@@ -215,7 +219,7 @@ mod tests {
             let second = format!("{} tail", &KEY[cut..]);
             let out = run(&mut s, &[&first, &second]);
             let joined = out.concat();
-            // At most the 7 leading bytes of the key may have left in the first read before the rest came.
+            // At most the 3 leading bytes of the key may have left in the first read before the rest came.
             let leaked = if cut < EAGER_PREFIX_MIN { cut } else { 0 };
             assert_eq!(joined, format!("Bearer {}{} tail", &KEY[..leaked], "*".repeat(KEY.len() - leaked)), "cut {cut}");
         }

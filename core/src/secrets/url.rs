@@ -136,6 +136,20 @@ pub fn url_credentials(url: &str) -> Vec<String> {
     out
 }
 
+/// The origin of `url` (`scheme://host[:port]`, lower-cased, user-info left out, the scheme's default
+/// port dropped), or `None` when it has no `scheme://`.
+pub fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h).to_ascii_lowercase();
+    let scheme = scheme.to_ascii_lowercase();
+    let host_port = match (scheme.as_str(), host_port.rsplit_once(':')) {
+        ("http", Some((h, "80"))) | ("https", Some((h, "443"))) => h.to_string(),
+        _ => host_port,
+    };
+    Some(format!("{scheme}://{host_port}"))
+}
+
 /// Percent-decodes `s` (and `+` as a space, as forms do); invalid escapes stay as written.
 pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -211,6 +225,15 @@ mod tests {
         let c = url_credentials("https://alice:s%40cret@h/");
         assert!(c.contains(&"alice:s%40cret".to_string()) && c.contains(&"s@cret".to_string()), "{c:?}");
         assert!(url_credentials("http://h/?key=REDACTED").is_empty(), "a redacted URL lists nothing");
+    }
+
+    #[test]
+    fn origins_compare_scheme_host_and_port() {
+        assert_eq!(origin("HTTPS://User:p@API.example.com:443/v1?x").as_deref(), Some("https://api.example.com"));
+        assert_eq!(origin("http://127.0.0.1:8787/v1").as_deref(), Some("http://127.0.0.1:8787"));
+        assert_eq!(origin("http://[::1]:80/").as_deref(), Some("http://[::1]"));
+        assert_ne!(origin("http://h:1/"), origin("http://h:2/"));
+        assert_eq!(origin("relative/path"), None);
     }
 
     #[test]

@@ -64,6 +64,11 @@ impl Query {
         Self { pairs }
     }
 
+    /// Every `(key, value)` pair, decoded, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
     /// Returns the last value given for `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.pairs

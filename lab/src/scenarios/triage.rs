@@ -7,6 +7,7 @@
 //! | `retry_after=S` | `Retry-After: S` on a 429 (and 503; default 1) |
 //! | `html_error=N` | nginx's HTML error page with status N (400-599), `Server: nginx/…` |
 //! | `require_key=1` | 401 unless `Authorization: Bearer sk-lab` |
+//! | `echo_key=1` | 401 whose error message quotes the `Authorization` header it got (servers that echo the key) |
 //! | `model_check=1` | 404 (DeepSeek style: 400) "The model `x` does not exist" unless the body's model is one of `/v1/models`' ids |
 //! | `cors=0` | no CORS headers at all, on this response and on its preflight |
 //!
@@ -42,6 +43,8 @@ pub struct Triage {
     pub require_key: bool,
     /// Refuse models `/v1/models` does not list.
     pub model_check: bool,
+    /// Answer 401 quoting the key that was sent.
+    pub echo_key: bool,
 }
 
 impl Triage {
@@ -64,7 +67,14 @@ impl Triage {
             Some("1" | "true" | "yes" | "on" | "") => Ok(true),
             Some(raw) => Err(format!("{key} must be 0 or 1, not {raw:?}")),
         };
-        Ok(Triage { style, retry_after_s, html_error, require_key: on("require_key")?, model_check: on("model_check")? })
+        Ok(Triage {
+            style,
+            retry_after_s,
+            html_error,
+            require_key: on("require_key")?,
+            model_check: on("model_check")?,
+            echo_key: on("echo_key")?,
+        })
     }
 
     /// The error answer these parameters call for, or `None` to go on and stream.
@@ -73,6 +83,10 @@ impl Triage {
             return Some(
                 Fixed::new(status, "text/html", nginx_page(status)).with_header("Server", NGINX_SERVER),
             );
+        }
+        if self.echo_key {
+            let sent = request.header("authorization").unwrap_or("(none)");
+            return Some(self.error(401, &format!("Incorrect API key provided: {sent}. You can find your API key at https://lab.example/keys.")));
         }
         if self.require_key && request.header("authorization") != Some(&format!("Bearer {LAB_KEY}")) {
             return Some(
@@ -107,7 +121,7 @@ mod tests {
         let t = Triage::from_query(&Query::parse("error_style=anthropic&retry_after=7&html_error=502&require_key=1&model_check=1")).unwrap();
         assert_eq!(
             t,
-            Triage { style: ErrorStyle::Anthropic, retry_after_s: Some(7), html_error: Some(502), require_key: true, model_check: true }
+            Triage { style: ErrorStyle::Anthropic, retry_after_s: Some(7), html_error: Some(502), require_key: true, model_check: true, echo_key: false }
         );
         assert_eq!(Triage::from_query(&Query::parse("")).unwrap(), Triage::default());
         for bad in ["error_style=x", "retry_after=-1", "html_error=200", "html_error=x", "require_key=2", "model_check=maybe"] {

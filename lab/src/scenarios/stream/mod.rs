@@ -44,7 +44,12 @@ pub(crate) async fn chat_completions(
         }
     });
     let settings = match settings {
-        Ok(settings) => settings,
+        Ok(mut settings) => {
+            if settings.echo_headers {
+                settings.echo_text = Some(echoed_request(request));
+            }
+            settings
+        }
         Err(message) => {
             return Fixed::json(400, &openai_error(400, &message))
                 .write(socket, false, false)
@@ -96,6 +101,20 @@ pub(crate) async fn chat_completions(
         Mode::Stall => timed::stall(socket, framing, &settings, &chunks).await,
     };
     closed.map(|()| Ending::Close)
+}
+
+/// What `echo_headers=1` sends back: the request's credential headers and its query, as a debug proxy
+/// that returns the request would.
+fn echoed_request(request: &Request) -> String {
+    let mut out = String::from("You sent: ");
+    for (name, value) in &request.headers {
+        if matches!(name.as_str(), "authorization" | "x-api-key" | "x-goog-api-key" | "api-key") {
+            out.push_str(&format!("{name}: {value}; "));
+        }
+    }
+    let query: Vec<String> = request.query.pairs().iter().map(|(k, v)| format!("{k}={v}")).collect();
+    out.push_str(&format!("query: {}.", query.join("&")));
+    out
 }
 
 fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> ChunkWriter {

@@ -24,9 +24,14 @@ pub(super) fn plan(settings: &StreamSettings, content_events: usize, tail: bool)
             event: Event::Role,
         });
     }
+    let echoed: Option<Vec<String>> = settings.echo_text.clone().map(|t| vec![t]);
+    let content_events = echoed.as_ref().map_or(content_events, Vec::len);
     let deadlines_ms = settings.deadlines_ms(content_events);
     for (index, &at_ms) in deadlines_ms.iter().enumerate() {
-        let text = span_text(settings.event_tokens(index));
+        let text = match &echoed {
+            Some(p) => p[index].clone(),
+            None => span_text(settings.event_tokens(index)),
+        };
         planned.push(Planned {
             at_ms,
             event: Event::Content(text),
@@ -54,6 +59,14 @@ mod tests {
 
     fn settings(query: &str) -> StreamSettings {
         StreamSettings::from_request(&Query::parse(query), b"").unwrap()
+    }
+
+    #[test]
+    fn echoed_text_is_the_one_content_event() {
+        let mut s = settings("echo_headers=1&role_first=0");
+        s.echo_text = Some("abcdefghij".into());
+        let content: Vec<Event> = plan(&s, 50, false).into_iter().map(|p| p.event).collect();
+        assert_eq!(content, vec![Event::Content("abcdefghij".into())]);
     }
 
     #[test]

@@ -1,14 +1,17 @@
-//! Sending one event in one write, or deliberately in two (`split_utf8`, `split_events`).
+//! Sending one event in one write, deliberately in two (`split_utf8`, `split_events`), or in many small
+//! ones (`echo_headers`).
 
 use std::time::Duration;
 
 use crate::http::body::BodyWriter;
-use crate::scenarios::settings::StreamSettings;
+use crate::scenarios::settings::{StreamSettings, ECHO_PIECE_BYTES};
 
 /// Pause between the two writes of a `split_utf8` event.
 const UTF8_GAP: Duration = Duration::from_millis(5);
 /// Pause between the two writes of a `split_events` event.
 const MIDDLE_GAP: Duration = Duration::from_millis(2);
+/// Pause between the small writes of an `echo_headers` event (long enough for separate reads).
+const PIECES_GAP: Duration = Duration::from_millis(3);
 
 /// How an event is cut into writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,12 +22,16 @@ pub(super) enum Split {
     Utf8,
     /// Two writes about 2 ms apart, cut in the middle of the event's bytes.
     Middle,
+    /// Writes of [`ECHO_PIECE_BYTES`] about 3 ms apart (`echo_headers`: an echoed key split across reads).
+    Pieces,
 }
 
 impl Split {
     /// The split the settings ask for; `split_events` wins over `split_utf8`.
     pub fn of(settings: &StreamSettings) -> Self {
-        if settings.split_events {
+        if settings.echo_headers {
+            Self::Pieces
+        } else if settings.split_events {
             Self::Middle
         } else if settings.split_utf8 {
             Self::Utf8
@@ -39,12 +46,14 @@ impl Split {
             Self::None => None,
             Self::Utf8 => event.iter().position(|&b| b >= 0xC0).map(|lead| lead + 1),
             Self::Middle => (event.len() >= 2).then_some(event.len() / 2),
+            Self::Pieces => (event.len() > ECHO_PIECE_BYTES).then_some(ECHO_PIECE_BYTES),
         }
     }
 
     fn gap(self) -> Duration {
         match self {
             Self::Middle => MIDDLE_GAP,
+            Self::Pieces => PIECES_GAP,
             Self::None | Self::Utf8 => UTF8_GAP,
         }
     }
@@ -56,6 +65,15 @@ pub(super) async fn send_event(
     event: &[u8],
     split: Split,
 ) -> std::io::Result<()> {
+    if split == Split::Pieces {
+        for (i, piece) in event.chunks(ECHO_PIECE_BYTES).enumerate() {
+            if i > 0 {
+                tokio::time::sleep(split.gap()).await;
+            }
+            body.send(piece).await?;
+        }
+        return Ok(());
+    }
     match split.cut(event) {
         Some(at) => {
             body.send(&event[..at]).await?;
