@@ -10,6 +10,9 @@ use serde_json::json;
 
 use crate::driver::Driver;
 
+/// The network log's file name inside the profile directory.
+pub(crate) const NETLOG_FILE: &str = "netlog.json";
+
 /// An open browser session and its profile directory.
 pub(crate) struct Browser {
     /// The WebDriver client.
@@ -37,7 +40,12 @@ impl Browser {
         ]
         .iter()
         .map(|flag| flag.to_string())
-        .chain([format!("--user-data-dir={}", profile_dir.display())])
+        .chain([
+            format!("--user-data-dir={}", profile_dir.display()),
+            // Every request the browser makes, for the tests that check where the page connects.
+            format!("--log-net-log={}", profile_dir.join(NETLOG_FILE).display()),
+            "--net-log-capture-mode=Default".to_string(),
+        ])
         .collect::<Vec<_>>();
         let capabilities = json!({
             "browserName": "chrome",
@@ -74,6 +82,11 @@ impl Browser {
             client,
             profile_dir,
         })
+    }
+
+    /// Where the browser writes its network log.
+    pub fn netlog_path(&self) -> PathBuf {
+        self.profile_dir.join(NETLOG_FILE)
     }
 
     /// Ends the session (the browser quits) and returns the profile directory, to be removed once the

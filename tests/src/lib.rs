@@ -30,7 +30,7 @@ use std::net::SocketAddr;
 pub use check::{Check, Outcomes};
 pub use nginx::Proxies;
 pub use nginx_conf::Proxy;
-pub use page::{Page, Report, REPORT_LIMIT};
+pub use page::{Page, Report, Requested, REPORT_LIMIT};
 pub use relay::relay;
 pub use streamscope_lab::relay::RelayPolicy;
 pub use url::encode_component;
@@ -79,7 +79,7 @@ where
     let browser = browser::Browser::open(&driver)
         .await
         .unwrap_or_else(|err| panic!("{err}"));
-    let page = Page::new(browser.client.clone(), lab_addr);
+    let page = Page::new(browser.client.clone(), lab_addr, browser.netlog_path());
 
     let outcome = tokio::spawn(scenario(page)).await;
 

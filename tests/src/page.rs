@@ -34,11 +34,44 @@ pub struct Report {
 pub struct Page {
     client: Client,
     lab: SocketAddr,
+    netlog: std::path::PathBuf,
+}
+
+/// One request the browser made, from its network log.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Requested {
+    /// The URL.
+    pub url: String,
+    /// Chromium's traffic annotation of the request (which part of the browser made it).
+    pub annotation: String,
 }
 
 impl Page {
-    pub(crate) fn new(client: Client, lab: SocketAddr) -> Self {
-        Self { client, lab }
+    pub(crate) fn new(client: Client, lab: SocketAddr, netlog: std::path::PathBuf) -> Self {
+        Self { client, lab, netlog }
+    }
+
+    /// Every request the browser (page, worker and the browser itself) has started so far, read from
+    /// Chromium's network log (`--log-net-log`, written as it goes): each URL with the traffic
+    /// annotation of the request that carried it. A page's and its worker's requests share one
+    /// annotation (Blink's resource loader); the browser's own housekeeping has others.
+    pub fn requested(&self) -> Vec<Requested> {
+        let text = std::fs::read_to_string(&self.netlog).unwrap_or_default();
+        let mut out = Vec::new();
+        // Events are small JSON objects; a request's start holds `"traffic_annotation":N,"url":"…"`.
+        for (at, _) in text.match_indices("\"traffic_annotation\":") {
+            let rest = &text[at + 21..];
+            let annotation: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let object_end = rest.find('}').unwrap_or(rest.len());
+            if let Some(u) = rest[..object_end].find("\"url\":\"") {
+                let url_start = &rest[u + 7..object_end];
+                let url: String = url_start.chars().take_while(|&c| c != '"').collect();
+                out.push(Requested { url, annotation: annotation.clone() });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The WebDriver client, for anything the helpers do not cover.

@@ -28,6 +28,7 @@
 //! | `terminal` | 1 | with `dialect`: `0` leaves out the end marker (`response.completed`, `message_stop`, `done: true`, `finishReason`, `[DONE]`) |
 //! | `keepalive_bytes` | 0 ([`DEFAULT_KEEPALIVE_BYTES`]) | `stream`: N bytes (rounded up to whole comments) of SSE comments `: keep-alive\n\n` right after the role chunk, before the first token, in writes of about 4 KB sent as fast as the client takes them |
 //! | `echo_headers` | 0 | `stream`: the content is the request's credential headers (`authorization`, `x-api-key`, `x-goog-api-key`, `api-key`) and its query, in one content event sent in writes of 5 bytes about 3 ms apart: a debug proxy echoing the request, the key split across reads (the page must scrub it) |
+//! | `say` | — | `stream`: the content is this text, in one content event (hostile text for the page to show as text: `<img onerror>`, `<script>`, Markdown) |
 //! | `long_line_bytes` | 0 ([`DEFAULT_LONG_LINE_BYTES`]) | `stream`: after the `tokens` content events, one `data:` line of N bytes (`data: ` included) that never ends, in writes of 64 KB; then the body closes (no finish, usage or `[DONE]`) |
 //! | `reset_after` | — | `stream` (OpenAI chat, no `content_length`): the role chunk and N content events at their deadlines (N capped by the content events), then, when the next event would be due, the server resets the connection (TCP RST mid-body: no finish, usage, `[DONE]` or final chunk), as a crashed backend or a killed proxy does |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
@@ -188,9 +189,12 @@ pub struct StreamSettings {
     /// sent in writes of [`ECHO_PIECE_BYTES`] (what a debug proxy that returns the request does, split
     /// across reads); filled in from the request by the stream handler.
     pub echo_headers: bool,
-    /// The text echoed (set by the handler when `echo_headers`).
+    /// The text echoed (set by the handler when `echo_headers`, or `say=` as given).
     pub echo_text: Option<String>,
 }
+
+/// Longest `say=` text kept, in characters.
+pub const MAX_SAY_CHARS: usize = 64 * 1024;
 
 /// Bytes per write of the echo under `echo_headers=1` (small, so a key spans several reads).
 pub const ECHO_PIECE_BYTES: usize = 5;
@@ -323,7 +327,7 @@ impl StreamSettings {
             stamp: flag(query, "stamp", DEFAULT_STAMP)?,
             batch: number(query, "batch", DEFAULT_BATCH, MAX_TOKENS)?,
             echo_headers: flag(query, "echo_headers", false)?,
-            echo_text: None,
+            echo_text: query.get("say").map(|t| t.chars().take(MAX_SAY_CHARS).collect()),
         };
         settings.check_stream_only()?;
         settings.with_dialect(dialect)
