@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 use streamscope_core::findings::Finding;
+use streamscope_core::report::export::ImportSource;
 use streamscope_core::verdict::Verdict;
 
 use super::format;
@@ -43,6 +44,20 @@ pub fn Findings(session: Session) -> impl IntoView {
                 <span class="verdict-name" data-testid="verdict">{move || banner().0}</span>
                 <span class="verdict-sentence" data-testid="verdict-sentence">{move || banner().1}</span>
             </div>
+            {move || session.imported.get().map(|source| {
+                let words = match source {
+                    ImportSource::Traces => "Imported, not measured here: recomputed from the file's recorded traces.",
+                    ImportSource::Report => "Imported report without traces: its figures as written in the file, not re-measured or recomputed.",
+                };
+                view! {
+                    <p class="verdict-imported" data-testid="verdict-imported">
+                        {words}
+                        <Show when=move || session.can_go_back()>
+                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>"Back to your measurement"</button>
+                        </Show>
+                    </p>
+                }
+            })}
             {move || which_run().map(|w| view! { <p class="which-run" data-testid="which-run">{w}</p> })}
             <ul class="findings" data-testid="findings">
                 <For

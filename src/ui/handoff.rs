@@ -79,12 +79,11 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let apply = move |text: String| match import(&text) {
         Ok(Imported::Export(export)) => {
             session.show_export(*export);
-            note.set("Imported: the report and its traces are shown as they were recorded.".into());
+            note.set("Imported: every run recomputed from its recorded traces (the verdict and findings written in the file are not used).".into());
         }
         Ok(Imported::ReportOnly(report)) => {
-            session.records.set(Vec::new());
-            session.show_report(*report);
-            note.set("Imported a report without traces: numbers only, no timelines. Export the file from the page to keep the charts.".into());
+            session.show_report_only(*report);
+            note.set("Imported a report without traces: its figures as written in the file, not recomputed, no timelines. Export the file from the page to keep the traces.".into());
         }
         Err(message) => note.set(message),
     };
@@ -117,7 +116,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         <a class="permalink" data-testid="permalink" href=href.clone()>"Permalink (reruns this configuration)"</a>
                     })}
                 </div>
-                <Show when=move || session.imported.get()>
+                <Show when=move || session.imported.get().is_some()>
                     <p class="imported" data-testid="imported-banner">"Showing an imported report."</p>
                 </Show>
                 <details on:toggle=move |ev| {

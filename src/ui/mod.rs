@@ -13,6 +13,7 @@ mod raw_view;
 mod replay;
 mod report_json;
 mod session;
+mod session_import;
 mod text_view;
 mod timeline;
 mod timeline_bins;

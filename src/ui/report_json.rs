@@ -3,12 +3,18 @@
 
 use leptos::prelude::*;
 
+use streamscope_core::report::export::report_json_text;
+
 use super::session::Session;
 
 /// The JSON report element, always present and visible so automation can read it.
 #[component]
 pub fn ReportJson(session: Session) -> impl IntoView {
-    let json = move || session.campaign.with(|c| c.as_ref().map(|c| c.to_json_pretty()).unwrap_or_default());
+    // An import says so in the contract too: `imported: true` and `imported_from` at the top.
+    let json = move || {
+        let imported = session.imported.get();
+        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported)).unwrap_or_default())
+    };
     view! {
         <section class="card report" aria-label="Report JSON">
             <h2>"Report (JSON)"</h2>

@@ -8,11 +8,11 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use streamscope_core::analysis::{analyze, Analyzer};
+use streamscope_core::analysis::Analyzer;
 use streamscope_core::config::page_config::PageConfig;
 use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
 use streamscope_core::report::compare::Side;
-use streamscope_core::report::export::Export;
+use streamscope_core::report::export::ImportSource;
 use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
 
@@ -70,9 +70,11 @@ pub struct Session {
     pub current_side: RwSignal<Side>,
     /// The configuration of the current campaign (for the permalink and the export; no secrets).
     pub config: RwSignal<Option<PageConfig>>,
-    /// Set when what is shown was imported from a file rather than measured here.
-    pub imported: RwSignal<bool>,
-    local: StoredValue<Local, LocalStorage>,
+    /// Set when what is shown was imported from a file rather than measured here, and from what.
+    pub imported: RwSignal<Option<ImportSource>>,
+    /// What was shown before the last import, one click away (see [`super::session_import`]).
+    pub(super) before_import: StoredValue<Option<super::session_import::Shown>, LocalStorage>,
+    pub(super) local: StoredValue<Local, LocalStorage>,
 }
 
 /// One finished run: its side, its report, what the live panels drew, and its raw trace (for export).
@@ -89,11 +91,11 @@ pub struct RunRecord {
 }
 
 /// Browser-only state (JS handles) that must not cross threads.
-struct Local {
+pub(super) struct Local {
     /// Runs in flight (one, or A and B at once).
     handles: Vec<RunHandle>,
     /// Bumped by every new campaign or import: drains of an older one stop.
-    campaign_id: u64,
+    pub(super) campaign_id: u64,
     /// Runs still to do in this campaign.
     queue: VecDeque<(Side, RunSpec)>,
     /// Start A and B of a round together instead of one after the other.
@@ -122,7 +124,8 @@ impl Session {
             progress: RwSignal::new((0, 0)),
             current_side: RwSignal::new(Side::A),
             config: RwSignal::new(None),
-            imported: RwSignal::new(false),
+            imported: RwSignal::new(None),
+            before_import: StoredValue::new_local(None),
             local: StoredValue::new_local(Local {
                 handles: Vec::new(),
                 campaign_id: 0,
@@ -145,7 +148,8 @@ impl Session {
             l.at_once = at_once;
         });
         self.config.set(Some(config));
-        self.imported.set(false);
+        self.imported.set(None);
+        self.before_import.set_value(None);
         self.records.set(Vec::new());
         self.campaign.set(None);
         self.compare.set(compare);
@@ -188,49 +192,6 @@ impl Session {
         self.state.set(state);
     }
 
-    /// Shows an imported export exactly as it was: its report as stored, its traces re-drawn.
-    pub fn show_export(self, export: Export) {
-        self.cancel();
-        self.local.update_value(|l| l.campaign_id += 1);
-        let records: Vec<RunRecord> = export
-            .runs
-            .into_iter()
-            .map(|run| {
-                let analysis = analyze(&run.trace);
-                let report = Report::from_analysis(&run.trace, &analysis);
-                let live = LiveView::of_run(self.new_run_id(), &run.trace, &analysis);
-                RunRecord { side: run.side, report, live, trace: run.trace }
-            })
-            .collect();
-        let last = records.last().cloned();
-        self.compare.set(match &export.report {
-            CampaignReport::Compare(c) => {
-                Some(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
-            }
-            _ => None,
-        });
-        self.config.set(export.config);
-        self.progress.set((records.len(), records.len()));
-        self.raw_rows.set(last.as_ref().map(|r| raw_rows(0, &r.trace.reads, &mut { RAW_PREVIEW_TOTAL_BYTES })).unwrap_or_default());
-        self.live.set(last.as_ref().map(|r| r.live.clone()).unwrap_or_default());
-        self.report.set(last.map(|r| r.report));
-        self.records.set(records);
-        self.imported.set(true);
-        self.show_report(export.report);
-    }
-
-    /// Shows a campaign report (imported, or without traces: numbers only).
-    pub fn show_report(self, report: CampaignReport) {
-        let state = if report.failed() { RunState::Error } else { RunState::Done };
-        if let CampaignReport::Single(r) = &report {
-            if self.report.with_untracked(|current| current.is_none()) {
-                self.report.set(Some((**r).clone()));
-            }
-        }
-        self.campaign.set(Some(report));
-        self.state.set(state);
-    }
-
     /// A run ended: keep it; once the round is over, go on with the campaign.
     fn run_ended(self, record: RunRecord) {
         self.report.set(Some(record.report.clone()));
@@ -251,7 +212,7 @@ impl Session {
         }
     }
 
-    fn new_run_id(self) -> u64 {
+    pub(super) fn new_run_id(self) -> u64 {
         self.local
             .try_update_value(|l| {
                 l.next_run_id += 1;

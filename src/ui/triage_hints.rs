@@ -49,9 +49,11 @@ pub struct Suggestions {
 
 /// The suggestions in the last finished run's report.
 pub fn suggestions(session: Session) -> Suggestions {
+    // An import's suggestions are the file's words: never offered as one-click fixes.
+    let imported = session.imported.with(Option::is_some);
     session.report.with(|r| {
         let mut s = Suggestions::default();
-        let Some(r) = r else { return s };
+        let Some(r) = r.as_ref().filter(|_| !imported) else { return s };
         for f in &r.findings {
             match &f.suggestion {
                 Some(Suggestion::BaseUrl { base, url }) if f.code == FindingCode::MissingV1 => {

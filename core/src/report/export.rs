@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::campaign::CampaignReport;
+use super::campaign::{CampaignReport, CompareSetup};
 use super::compare::Side;
+use super::Report;
 use crate::config::PageConfig;
 use crate::trace::Trace;
 
@@ -61,11 +62,116 @@ pub fn import(text: &str) -> Result<Imported, String> {
         if version.as_u64() != Some(EXPORT_VERSION as u64) {
             return Err(format!("This export has format version {version}; this page reads version {EXPORT_VERSION}."));
         }
-        return serde_json::from_value::<Export>(value)
-            .map(|e| Imported::Export(Box::new(e)))
-            .map_err(|e| format!("This streamscope export is damaged or incomplete ({e})."));
+        let export = serde_json::from_value::<Export>(value)
+            .map_err(|e| format!("This streamscope export is damaged or incomplete ({e})."))?;
+        if export.runs.is_empty() {
+            // Its report could say anything: with no trace there is nothing to recompute it from.
+            return Err("This export holds no runs: there is nothing to recompute its report from, so it is not \
+                        shown. Export it again from the page that measured it."
+                .into());
+        }
+        return Ok(Imported::Export(Box::new(export)));
     }
     serde_json::from_value::<CampaignReport>(value)
         .map(|r| Imported::ReportOnly(Box::new(r)))
         .map_err(|_| "This JSON is neither a streamscope export nor a streamscope report.".into())
+}
+
+/// Where an imported report's figures come from, as `#report-json` says (`imported_from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportSource {
+    /// Recomputed here from the export's traces (the file's own report is not used).
+    Traces,
+    /// A bare report: its figures as written in the file, with nothing to recompute them from.
+    Report,
+}
+
+impl Export {
+    /// How the file's runs were compared (subject and labels), when its report was a comparison: the
+    /// labels are the file's words, shown as text.
+    pub fn compare_setup(&self) -> Option<CompareSetup> {
+        match &self.report {
+            CampaignReport::Compare(c) => {
+                Some(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
+            }
+            _ => None,
+        }
+    }
+
+    /// The campaign report recomputed from the runs' traces alone (verdicts, findings, the compare
+    /// sentence): what an import shows, never the report written in the file.
+    pub fn recompute(&self) -> CampaignReport {
+        let runs = self.runs.iter().map(|r| (r.side, Report::from_trace(&r.trace))).collect();
+        CampaignReport::from_runs(runs, self.compare_setup())
+    }
+}
+
+/// The JSON text `#report-json` shows for `report`: for an import, the same object with `imported: true`
+/// and `imported_from` at the top.
+pub fn report_json_text(report: &CampaignReport, imported_from: Option<ImportSource>) -> String {
+    let Some(source) = imported_from else {
+        return report.to_json_pretty();
+    };
+    match serde_json::to_value(report) {
+        Ok(serde_json::Value::Object(mut map)) => {
+            map.insert("imported".into(), serde_json::Value::Bool(true));
+            map.insert("imported_from".into(), serde_json::json!(source));
+            serde_json::to_string_pretty(&map).unwrap_or_default()
+        }
+        _ => report.to_json_pretty(),
+    }
+}
+
+#[cfg(test)]
+mod import_tests {
+    use super::*;
+    use crate::trace::TraceEnd;
+    use crate::verdict::Verdict;
+
+    fn run(side: Side) -> ExportedRun {
+        let content = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
+        let reads: Vec<(f64, String)> = (0..10).map(|i| (300.0 + 20.0 * i as f64, content.to_string())).collect();
+        ExportedRun { side, trace: Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 600.0 }) }
+    }
+
+    /// Regression (issue 10): an export's written verdict became the banner; only its traces count.
+    #[test]
+    fn a_made_up_verdict_in_the_file_is_replaced_by_the_recomputed_one() {
+        let honest = Export {
+            streamscope_export: EXPORT_VERSION,
+            config: None,
+            report: CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None),
+            runs: vec![run(Side::A)],
+        };
+        let mut json = serde_json::to_value(&honest).unwrap();
+        json["report"]["verdict"] = "collected".into();
+        json["report"]["findings"] = serde_json::json!([]);
+        let Ok(Imported::Export(export)) = import(&json.to_string()) else { panic!("imports") };
+        let CampaignReport::Single(r) = export.recompute() else { panic!("single") };
+        assert_eq!(r.verdict, Verdict::Streaming);
+        assert!(!r.findings.is_empty());
+    }
+
+    #[test]
+    fn an_export_without_runs_is_refused() {
+        let export = Export {
+            streamscope_export: EXPORT_VERSION,
+            config: None,
+            report: CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None),
+            runs: Vec::new(),
+        };
+        let err = import(&serde_json::to_string(&export).unwrap()).unwrap_err();
+        assert!(err.contains("no runs"), "{err}");
+    }
+
+    #[test]
+    fn the_report_json_of_an_import_says_so() {
+        let report = CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None);
+        let plain: serde_json::Value = serde_json::from_str(&report_json_text(&report, None)).unwrap();
+        assert!(plain.get("imported").is_none());
+        let marked: serde_json::Value = serde_json::from_str(&report_json_text(&report, Some(ImportSource::Traces))).unwrap();
+        assert_eq!((marked["imported"].as_bool(), marked["imported_from"].as_str()), (Some(true), Some("traces")));
+        assert_eq!(marked["verdict"], plain["verdict"]);
+    }
 }
