@@ -9,11 +9,13 @@
 //! - [`body`]: streamed bodies (chunked, close-delimited or `Content-Length`), one `write_all` per piece:
 //!   an SSE event leaves as one chunk (size line, data and CRLF together) on a `TCP_NODELAY` socket.
 //! - [`statics`]: the built page's files, with MIME types and no way out of the directory.
-//! - [`state`]: what every connection can see (configuration, response ids, the simulated prompt cache).
+//! - [`state`]: what every connection can see (configuration, response ids, the simulated prompt
+//!   cache, bounded by `recent`).
 
 pub mod body;
 pub(crate) mod conn;
 pub mod query;
+pub(crate) mod recent;
 pub mod request;
 pub mod response;
 pub(crate) mod routes;
