@@ -32,6 +32,8 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 
+pub use http::security::PAGE_CSP;
+
 /// Configuration of a lab server.
 #[derive(Debug, Clone, Default)]
 pub struct LabConfig {

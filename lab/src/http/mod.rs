@@ -5,7 +5,8 @@
 //! - [`request`] and [`query`]: parsing a request head, its `Content-Length` body and its query string.
 //! - [`routes`]: maps a request to its answer (preflight, the stream scenarios, `/v1/models`, statics);
 //!   the one file here that knows [`crate::scenarios`].
-//! - [`response`]: response heads with the CORS headers, and complete fixed-length responses.
+//! - [`response`]: response heads with the CORS headers and `nosniff`, and complete fixed-length
+//!   responses; [`security`]: the security headers and the page's Content-Security-Policy.
 //! - [`body`]: streamed bodies (chunked, close-delimited or `Content-Length`), one `write_all` per piece:
 //!   an SSE event leaves as one chunk (size line, data and CRLF together) on a `TCP_NODELAY` socket.
 //! - [`statics`]: the built page's files, with MIME types and no way out of the directory.
@@ -19,5 +20,6 @@ pub(crate) mod recent;
 pub mod request;
 pub mod response;
 pub(crate) mod routes;
+pub mod security;
 pub(crate) mod state;
 pub(crate) mod statics;

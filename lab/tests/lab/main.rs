@@ -22,6 +22,7 @@ mod post_body;
 mod raw;
 mod relay;
 mod reset_after;
+mod security_headers;
 mod split_events;
 mod stall;
 mod stamp;
