@@ -32,6 +32,10 @@
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //!
+//! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
+//! is refused with a `400` naming that product (see [`crate::scenarios::size`]); so is a body `model`
+//! longer than [`MAX_MODEL_BYTES`].
+//!
 //! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
 //! token at once. Events leave at absolute deadlines counted from the request (see
 //! [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
@@ -49,6 +53,7 @@ use serde_json::Value;
 
 use crate::http::query::Query;
 use crate::scenarios::schedule;
+use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
 
 /// `tokens`: content events when the query does not say (what a short chat answer looks like).
@@ -90,6 +95,9 @@ pub const MAX_DELAY_MS: u64 = 600_000;
 pub const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
 /// Largest `keepalive_bytes` and `long_line_bytes`.
 pub const MAX_FLOOD_BYTES: usize = 64 * 1024 * 1024;
+/// Longest model name a body may give: real ids are under 64 bytes, and the name is echoed in every
+/// event, so a long one would multiply the response.
+pub const MAX_MODEL_BYTES: usize = 256;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +208,9 @@ impl StreamSettings {
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_MODEL)
             .to_string();
+        if model.len() > MAX_MODEL_BYTES {
+            return Err(format!("model must be at most {MAX_MODEL_BYTES} bytes"));
+        }
         let body_cadence_ms = model
             .strip_prefix("lab-")
             .and_then(|rest| rest.strip_suffix("ms"))
@@ -314,7 +325,9 @@ impl StreamSettings {
             batch: number(query, "batch", DEFAULT_BATCH, MAX_TOKENS)?,
         };
         settings.check_stream_only()?;
-        settings.with_dialect(dialect)
+        let settings = settings.with_dialect(dialect)?;
+        size::check(&settings)?;
+        Ok(settings)
     }
 
     /// Refuses the settings that shape a timed `mode=stream` when the mode (or `content_length`, or a

@@ -22,6 +22,7 @@ mod post_body;
 mod raw;
 mod relay;
 mod reset_after;
+mod response_size;
 mod security_headers;
 mod split_events;
 mod stall;
