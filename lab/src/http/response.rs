@@ -1,10 +1,8 @@
 //! Response heads (with the CORS headers and `X-Content-Type-Options: nosniff`, which every response
 //! carries) and complete fixed-length responses.
 
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
-
 use crate::http::security::NOSNIFF;
+use crate::http::socket::Socket;
 
 /// Returns the reason phrase for `status`.
 pub fn reason(status: u16) -> &'static str {
@@ -98,10 +96,15 @@ impl Fixed {
     /// Writes head and body in one `write_all`; with `head_only` (a HEAD request) the body is left out.
     pub async fn write(
         &self,
-        socket: &mut TcpStream,
+        socket: &mut Socket,
         keep_alive: bool,
         head_only: bool,
     ) -> std::io::Result<()> {
+        socket.write_all(&self.to_bytes(keep_alive, head_only)).await
+    }
+
+    /// The response as it goes on the wire (head, then the body unless `head_only`).
+    pub fn to_bytes(&self, keep_alive: bool, head_only: bool) -> Vec<u8> {
         let mut headers = self.headers.clone();
         if self.status != 204 {
             headers.push(("Content-Length", self.body.len().to_string()));
@@ -114,7 +117,7 @@ impl Fixed {
         if !head_only && self.status != 204 {
             out.extend_from_slice(&self.body);
         }
-        socket.write_all(&out).await
+        out
     }
 }
 

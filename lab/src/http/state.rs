@@ -1,9 +1,10 @@
-//! Server-wide state shared by all connections: the configuration, response ids and the simulated
-//! prompt cache (bounded: [`MAX_SEEN_PROMPTS`]).
+//! Server-wide state shared by all connections: the configuration, response ids, the simulated prompt
+//! cache (bounded: [`MAX_SEEN_PROMPTS`]) and the count of open connections.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use crate::http::gauge::Gauge;
 use crate::http::recent::Recent;
 use crate::LabConfig;
 
@@ -15,6 +16,10 @@ pub const MAX_SEEN_PROMPTS: usize = 4096;
 pub(crate) struct State {
     /// The configuration the server was started with.
     pub config: LabConfig,
+    /// Connections being served right now (capped by `config.limits.max_connections`).
+    pub connections: Arc<Gauge>,
+    /// Refused connections still being answered (`503`) right now.
+    pub refusals: Arc<Gauge>,
     next_id: AtomicU64,
     seen_prompts: Mutex<Recent>,
 }
@@ -24,6 +29,8 @@ impl State {
     pub fn new(config: LabConfig) -> Self {
         Self {
             config,
+            connections: Arc::default(),
+            refusals: Arc::default(),
             next_id: AtomicU64::new(1),
             seen_prompts: Mutex::new(Recent::new(MAX_SEEN_PROMPTS)),
         }

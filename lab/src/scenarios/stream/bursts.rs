@@ -4,17 +4,16 @@
 //! write at every multiple of `burst_every_ms` after the request and/or as soon as `burst_bytes` are
 //! held. Whatever is left goes out when the generation ends.
 
-use tokio::net::TcpStream;
-
 use super::plan::plan;
 use super::{sleep_until_ms, SSE};
+use crate::http::socket::Socket;
 use crate::http::body::{BodyWriter, Framing};
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head at once, then the events in bursts.
 pub(super) async fn bursts(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,

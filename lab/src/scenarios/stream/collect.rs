@@ -1,10 +1,8 @@
 //! Modes that answer only after the whole generation time: `collect` and `"stream": false`.
 
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
-
 use super::plan::plan;
 use super::{sleep_until_ms, SSE};
+use crate::http::socket::Socket;
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::passage::text_of;
 use crate::http::response::Fixed;
@@ -12,7 +10,7 @@ use crate::scenarios::settings::StreamSettings;
 
 /// A collect-then-return backend: the complete SSE body at once, with a `Content-Length`.
 pub(super) async fn collect(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {
@@ -29,7 +27,7 @@ pub(super) async fn collect(
 
 /// A non-streaming `chat.completion` JSON after the whole generation time.
 pub(super) async fn completion_json(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {

@@ -3,11 +3,10 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio::net::TcpStream;
-
 use super::batch;
 use super::sleep_until_ms;
 use super::split::{send_event, Split};
+use crate::http::socket::Socket;
 use crate::http::body::{BodyWriter, Framing};
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::dialect_events::{DialectWriter, EndFacts, Step};
@@ -42,7 +41,7 @@ pub(super) fn steps(settings: &StreamSettings) -> Vec<(f64, Step)> {
 
 /// Sends the timed stream of `settings` in its dialect; `chunks` gives the id, model, usage and clock.
 pub(super) async fn stream(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,

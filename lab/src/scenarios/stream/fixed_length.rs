@@ -4,19 +4,18 @@
 //! time rather than its send time (the stamps must not change the length); with `batch` the content
 //! events of a write are stamped with the write's scheduled time.
 
-use tokio::net::TcpStream;
-
 use super::batch;
 use super::plan::plan;
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
+use crate::http::socket::Socket;
 use crate::http::body::{BodyWriter, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Event};
 use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head with `Content-Length`, then each event at its deadline, one write each.
 pub(super) async fn stream(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
 ) -> std::io::Result<()> {

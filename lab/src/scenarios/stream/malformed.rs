@@ -4,10 +4,9 @@
 //! chunk, a chunk missing its closing brace, a chunk whose content holds the bytes `0xff 0xfe`, two good
 //! chunks, a valid chunk padded to a 1,048,576-byte line, three good chunks; then finish, usage, `[DONE]`.
 
-use tokio::net::TcpStream;
-
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
+use crate::http::socket::Socket;
 use crate::http::body::{BodyWriter, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Event};
 use crate::scenarios::passage::token_text;
@@ -44,7 +43,7 @@ const SCRIPT: &[Item] = &[
 
 /// Sends the malformed script at the configured first-token delay and cadence.
 pub(super) async fn malformed(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,

@@ -13,9 +13,9 @@ mod timed;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use crate::http::socket::Socket;
 use crate::http::body::{Ending, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Usage};
 use crate::http::request::Request;
@@ -32,7 +32,7 @@ const CACHE_CREATED_AGE_S: u64 = 3600;
 
 /// Answers one chat-completions request; says whether the connection is then closed or reset.
 pub(crate) async fn chat_completions(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     request: &Request,
     state: &State,
 ) -> std::io::Result<Ending> {

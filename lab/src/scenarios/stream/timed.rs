@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use super::batch;
@@ -12,6 +11,7 @@ use super::flood;
 use super::plan::{plan, Planned};
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
+use crate::http::socket::Socket;
 use crate::http::body::{BodyWriter, Ending, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Event};
 use crate::scenarios::passage::span_text;
@@ -26,7 +26,7 @@ const STALL_HOLD: Duration = Duration::from_secs(120);
 /// content event; with `reset_after` only that many content events leave and, when the next one would
 /// be due, the connection is reset instead of finished.
 pub(super) async fn stream(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
@@ -66,7 +66,7 @@ fn next_deadline_ms(settings: &StreamSettings, index: usize) -> f64 {
 
 /// Plain token text with no SSE framing, one write per content event.
 pub(super) async fn raw(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     start: Instant,
@@ -100,7 +100,7 @@ pub(super) async fn raw(
 /// Role and `stall_after` content events, then silence until the client leaves or two minutes pass;
 /// the body is never terminated.
 pub(super) async fn stall(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
