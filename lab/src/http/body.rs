@@ -4,6 +4,7 @@
 //! held whole: callers send it piece by piece, and a `Content-Length` body that does not add up to
 //! its declared length is an error (the connection is then reset) rather than a lie.
 
+use crate::http::piece::Piece;
 use crate::http::request::Version;
 use crate::http::response;
 use crate::http::socket::Socket;
@@ -78,6 +79,12 @@ impl<'a> BodyWriter<'a> {
     /// Sends `bytes` with a single write (for chunked framing: size line, data and CRLF together).
     pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.send_slices(&[bytes]).await
+    }
+
+    /// Sends `piece` as one chunk in a single vectored write (long pads are never copied).
+    pub async fn send_piece(&mut self, piece: &Piece) -> std::io::Result<()> {
+        let slices: Vec<&[u8]> = piece.slices().collect();
+        self.send_slices(&slices).await
     }
 
     async fn send_slices(&mut self, slices: &[&[u8]]) -> std::io::Result<()> {

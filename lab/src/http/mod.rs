@@ -11,7 +11,8 @@
 //! - [`response`]: response heads with the CORS headers and `nosniff`, and complete fixed-length
 //!   responses; [`security`]: the security headers and the page's Content-Security-Policy.
 //! - [`body`]: streamed bodies (chunked, close-delimited or `Content-Length`), one write per piece:
-//!   an SSE event leaves as one chunk (size line, data and CRLF together) on a `TCP_NODELAY` socket.
+//!   an SSE event leaves as one chunk (size line, data and CRLF together) on a `TCP_NODELAY` socket;
+//!   [`piece`]: the pieces, whose long padding takes no memory.
 //! - [`statics`]: the built page's files, with MIME types and no way out of the directory.
 //! - [`state`]: what every connection can see (configuration, response ids, the simulated prompt
 //!   cache, the connection count); `gauge` and `recent` are its bounded parts.
@@ -22,6 +23,7 @@ pub mod body;
 pub(crate) mod conn;
 pub(crate) mod gauge;
 pub(crate) mod listener;
+pub mod piece;
 pub mod query;
 pub(crate) mod recent;
 pub mod request;

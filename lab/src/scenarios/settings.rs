@@ -397,6 +397,25 @@ impl StreamSettings {
         schedule::deadlines_ms(self.first_ms, self.cadence_ms, self.jitter_ms, events)
     }
 
+    /// The same deadlines one at a time, without end (nothing held in memory).
+    pub fn deadlines(&self) -> impl Iterator<Item = f64> + Clone {
+        schedule::deadlines(self.first_ms, self.cadence_ms, self.jitter_ms)
+    }
+
+    /// When content event `index` is (or would be) due, in ms after the request.
+    pub fn deadline_ms(&self, index: usize) -> f64 {
+        self.deadlines().nth(index).unwrap_or(self.first_ms)
+    }
+
+    /// When the last of `events` content events is due (`first_ms` when there are none): where the
+    /// closing events of a stream go.
+    pub fn end_ms(&self, events: usize) -> f64 {
+        match events {
+            0 => self.first_ms,
+            n => self.deadline_ms(n - 1),
+        }
+    }
+
     /// Milliseconds a whole generation takes (what `collect` and `"stream": false` wait).
     pub fn generation_ms(&self) -> f64 {
         self.first_ms + self.content_events() as f64 * self.cadence_ms
