@@ -21,6 +21,19 @@
 //! `/v1beta/models/{model}:streamGenerateContent` (the same timed stream in their dialect), `/v1/models`
 //! (`/models` and `/chat/completions` without `/v1` are 404s), `/healthz`, failure scenarios for triage
 //! (see [`scenarios::triage`]), and static files from [`LabConfig::static_dir`] for everything else.
+//!
+//! Limits, because the lab is a server too (`scripts/run.sh` starts it for people):
+//! - no response is built whole in memory: every mode writes its body in pieces of bounded size
+//!   (long `pad` runs are never even materialized, see [`http::piece`]), and a request whose planned
+//!   body exceeds [`scenarios::size::MAX_RESPONSE_BYTES`] (1 GiB) is a `400` naming `tokens × pad`;
+//! - a request's head must arrive within 10 s of its first byte and its body within 10 s (or its length
+//!   at 64 KiB/s), or it gets a `408`; an idle connection is closed after 30 s ([`Limits`]);
+//! - every write must finish within 30 s (writes are at most 1 MiB) or the connection is reset, so a
+//!   client that stops reading cannot pin a task;
+//! - at most 512 connections at once; the next get `503` with `Retry-After: 1` and are closed;
+//! - the simulated prompt cache remembers the last 4,096 prompts (`MAX_SEEN_PROMPTS`);
+//! - every response carries `X-Content-Type-Options: nosniff`, and the static files the page's
+//!   Content-Security-Policy ([`PAGE_CSP`]) and `Referrer-Policy: no-referrer`.
 
 pub mod http;
 pub mod limits;
