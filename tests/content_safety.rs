@@ -49,6 +49,15 @@ async fn hostile_html_and_markdown_are_shown_as_text_and_run_nothing() {
         let meta = meta.as_str().unwrap_or_default();
         assert!(meta.contains("script-src 'self' 'wasm-unsafe-eval';") && meta.contains("object-src 'none'") && meta.contains("base-uri 'none'"), "{meta}");
         assert_eq!(eval(&page, "return window.__csp;").await, serde_json::json!([]), "the page tripped its own CSP");
+
+        // The lab serves the page with the same policy as a header (plus frame-ancestors), nosniff and
+        // no-referrer.
+        let names = ["content-security-policy", "x-content-type-options", "referrer-policy"];
+        let (status, values) = page.fetch_headers(&page.lab_url("/"), &names).await;
+        assert_eq!(status, 200);
+        let csp = values[0].clone().unwrap_or_default();
+        assert!(csp.contains(meta.trim_end_matches(" form-action 'none'")) && csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert_eq!((values[1].as_deref(), values[2].as_deref()), (Some("nosniff"), Some("no-referrer")));
     })
     .await;
 }

@@ -4,8 +4,9 @@
 //! Two module folders, plumbing apart from behaviour:
 //! - [`http`]: connections, request parsing, response heads, chunked framing, static files, routing. The
 //!   HTTP/1.1 layer is hand-rolled over tokio's `TcpStream` so that every write is under our control: each
-//!   SSE event leaves in exactly one `write_all` (chunk size line, data and CRLF together) on a socket
-//!   with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like on the wire.
+//!   SSE event leaves in exactly one write (chunk size line, data and CRLF together, one vectored
+//!   write) on a socket with `TCP_NODELAY`, which is what a well-behaved streaming backend looks like
+//!   on the wire.
 //! - [`scenarios`]: the streams and failures the lab can play, shaped by query parameters with named
 //!   defaults (the table is in [`scenarios::settings`]).
 //!
@@ -20,40 +21,70 @@
 //! `/v1beta/models/{model}:streamGenerateContent` (the same timed stream in their dialect), `/v1/models`
 //! (`/models` and `/chat/completions` without `/v1` are 404s), `/healthz`, failure scenarios for triage
 //! (see [`scenarios::triage`]), and static files from [`LabConfig::static_dir`] for everything else.
+//!
+//! Limits, because the lab is a server too (`scripts/run.sh` starts it for people):
+//! - no response is built whole in memory: every mode writes its body in pieces of bounded size
+//!   (long `pad` runs are never even materialized, see [`http::piece`]), and a request whose planned
+//!   body exceeds [`scenarios::size::MAX_RESPONSE_BYTES`] (1 GiB) is a `400` naming `tokens × pad`;
+//! - a request's head must arrive within 10 s of its first byte and its body within 10 s (or its length
+//!   at 64 KiB/s), or it gets a `408`; an idle connection is closed after 30 s ([`Limits`]);
+//! - every write must finish within 30 s (writes are at most 1 MiB) or the connection is reset, so a
+//!   client that stops reading cannot pin a task;
+//! - at most 512 connections at once; the next get `503` with `Retry-After: 1` and are closed;
+//! - the simulated prompt cache remembers the last 4,096 prompts (`MAX_SEEN_PROMPTS`);
+//! - every response carries `X-Content-Type-Options: nosniff`, and the static files the page's
+//!   Content-Security-Policy ([`PAGE_CSP`]) and `Referrer-Policy: no-referrer`.
 
 pub mod http;
+pub mod limits;
 pub mod peer;
 pub mod relay;
 pub mod scenarios;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
+
+pub use http::security::PAGE_CSP;
+pub use limits::Limits;
 
 /// Configuration of a lab server.
 #[derive(Debug, Clone, Default)]
 pub struct LabConfig {
     /// Directory whose files are served for paths that are not API routes (`index.html` for `/`).
     pub static_dir: Option<PathBuf>,
+    /// Deadlines, time-outs and the connection cap ([`Limits::default`]: the production values).
+    pub limits: Limits,
+}
+
+/// A lab server: its configuration and the state its connections share; cheap to clone (the clones
+/// are the same server).
+#[derive(Clone)]
+pub struct Lab {
+    state: Arc<http::state::State>,
+}
+
+impl Lab {
+    /// A lab with `config`, not yet listening.
+    pub fn new(config: LabConfig) -> Self {
+        Self {
+            state: Arc::new(http::state::State::new(config)),
+        }
+    }
+
+    /// Connections being served right now (refused ones, past the cap, are not counted).
+    pub fn open_connections(&self) -> usize {
+        self.state.connections.open()
+    }
+
+    /// Accepts connections on `listener` and serves them until the future is dropped.
+    pub async fn serve(self, listener: TcpListener) {
+        http::listener::accept_loop(listener, self.state).await;
+    }
 }
 
 /// Accepts connections on `listener` and serves them until the task is dropped.
 pub async fn serve(listener: TcpListener, config: LabConfig) {
-    let state = Arc::new(http::state::State::new(config));
-    loop {
-        match listener.accept().await {
-            Ok((socket, _peer)) => {
-                // A socket that refuses NODELAY still works; it just may coalesce small events.
-                let _ = socket.set_nodelay(true);
-                tokio::spawn(http::conn::handle(socket, Arc::clone(&state)));
-            }
-            Err(err) => {
-                // Usually EMFILE under load: back off instead of spinning.
-                eprintln!("streamscope lab: accept failed: {err}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }
-    }
+    Lab::new(config).serve(listener).await;
 }

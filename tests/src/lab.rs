@@ -31,6 +31,7 @@ pub(crate) fn shared(static_dir: PathBuf) -> SocketAddr {
                         listener,
                         LabConfig {
                             static_dir: Some(static_dir),
+                            ..LabConfig::default()
                         },
                     )
                     .await;

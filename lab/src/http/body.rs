@@ -1,11 +1,13 @@
 //! Streamed response bodies: chunked (HTTP/1.1), close-delimited (HTTP/1.0) or with a `Content-Length`
-//! declared up front; one write per piece.
+//! declared up front; one write per piece (a piece longer than
+//! [`crate::http::socket::MAX_WRITE_BYTES`] leaves in several writes back to back). A body is never
+//! held whole: callers send it piece by piece, and a `Content-Length` body that does not add up to
+//! its declared length is an error (the connection is then reset) rather than a lie.
 
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
-
+use crate::http::piece::Piece;
 use crate::http::request::Version;
 use crate::http::response;
+use crate::http::socket::Socket;
 
 /// How a streamed body is delimited on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,15 +42,16 @@ pub enum Ending {
 
 /// Writes a streamed body; the connection is closed after it.
 pub struct BodyWriter<'a> {
-    socket: &'a mut TcpStream,
+    socket: &'a mut Socket,
     framing: Framing,
+    sent_bytes: usize,
 }
 
 impl<'a> BodyWriter<'a> {
     /// Sends the head (`status`, `content_type`, `Cache-Control: no-cache`, `Connection: close`, then
     /// `extra`) and returns a writer for the body.
     pub async fn start(
-        socket: &'a mut TcpStream,
+        socket: &'a mut Socket,
         framing: Framing,
         status: u16,
         content_type: &str,
@@ -66,32 +69,66 @@ impl<'a> BodyWriter<'a> {
         }
         headers.extend(extra.iter().cloned());
         socket.write_all(&response::head(status, &headers)).await?;
-        Ok(Self { socket, framing })
+        Ok(Self {
+            socket,
+            framing,
+            sent_bytes: 0,
+        })
     }
 
-    /// Sends `piece` with a single `write_all` (for chunked framing: size line, data and CRLF together).
-    pub async fn send(&mut self, piece: &[u8]) -> std::io::Result<()> {
-        if piece.is_empty() {
+    /// Sends `bytes` with a single write (for chunked framing: size line, data and CRLF together).
+    pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.send_slices(&[bytes]).await
+    }
+
+    /// Sends `piece` as one chunk in a single vectored write (long pads are never copied).
+    pub async fn send_piece(&mut self, piece: &Piece) -> std::io::Result<()> {
+        let slices: Vec<&[u8]> = piece.slices().collect();
+        self.send_slices(&slices).await
+    }
+
+    async fn send_slices(&mut self, slices: &[&[u8]]) -> std::io::Result<()> {
+        let len_bytes: usize = slices.iter().map(|s| s.len()).sum();
+        if len_bytes == 0 {
             // An empty chunk would end a chunked body.
             return Ok(());
         }
+        self.sent_bytes += len_bytes;
+        if let Framing::Length(declared) = self.framing {
+            if self.sent_bytes > declared {
+                return Err(length_mismatch(declared, self.sent_bytes));
+            }
+        }
         match self.framing {
-            Framing::Chunked => self.socket.write_all(&chunk(piece)).await,
-            Framing::CloseDelimited | Framing::Length(_) => self.socket.write_all(piece).await,
+            Framing::Chunked => {
+                let size_line = format!("{len_bytes:x}\r\n");
+                let mut framed = Vec::with_capacity(slices.len() + 2);
+                framed.push(size_line.as_bytes());
+                framed.extend_from_slice(slices);
+                framed.push(b"\r\n");
+                self.socket.write_all_slices(&framed).await
+            }
+            Framing::CloseDelimited | Framing::Length(_) => {
+                self.socket.write_all_slices(slices).await
+            }
         }
     }
 
-    /// Ends the body properly (terminating chunk) and shuts the write side down.
+    /// Ends the body properly (terminating chunk) and shuts the write side down; a `Content-Length`
+    /// body that fell short is an error instead.
     pub async fn finish(self) -> std::io::Result<()> {
-        if self.framing == Framing::Chunked {
-            self.socket.write_all(b"0\r\n\r\n").await?;
+        match self.framing {
+            Framing::Chunked => self.socket.write_all(b"0\r\n\r\n").await?,
+            Framing::Length(declared) if declared != self.sent_bytes => {
+                return Err(length_mismatch(declared, self.sent_bytes))
+            }
+            Framing::Length(_) | Framing::CloseDelimited => {}
         }
         self.socket.shutdown().await
     }
 
     /// Waits until the client closes its side; stray bytes it sends are ignored.
     pub async fn client_gone(&mut self) {
-        use tokio::io::AsyncReadExt;
         let mut scratch = [0u8; 1024];
         loop {
             match self.socket.read(&mut scratch).await {
@@ -100,6 +137,14 @@ impl<'a> BodyWriter<'a> {
             }
         }
     }
+}
+
+/// The error for a body whose bytes do not add up to its declared `Content-Length`.
+fn length_mismatch(declared: usize, sent_bytes: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("body of {sent_bytes} bytes under Content-Length: {declared}"),
+    )
 }
 
 /// Frames `data` as one HTTP/1.1 chunk.

@@ -1,16 +1,23 @@
 //! Reading and parsing one HTTP/1.x request (head plus a `Content-Length` body) from a socket.
+//!
+//! Time limits ([`Limits`]): the first byte of a request may take up to the idle limit (then the
+//! connection is closed quietly); from that byte on, the whole head must arrive within the head
+//! deadline and the body within the body deadline (scaled to its length), or the answer is `408`.
+//! The deadlines hold for the whole head and body, not per read: a client dripping one byte a second
+//! is cut off all the same.
 
-use std::time::Duration;
-
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
 
 use crate::http::query::Query;
+use crate::http::socket::Socket;
+use crate::limits::Limits;
 
+/// Largest request head (request line and headers); a browser's is a few KB.
 const MAX_HEAD_BYTES: usize = 64 * 1024;
+/// Largest request body: chat requests with long prompts, with room to spare.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
-/// How long an idle connection may wait for its next request before it is closed.
-const IDLE_LIMIT: Duration = Duration::from_secs(30);
+/// Bytes asked of the socket per read.
+const READ_BYTES: usize = 16 * 1024;
 
 /// The HTTP version a client spoke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,22 +93,35 @@ impl RequestReader {
         }
     }
 
-    /// Reads the next request; answers `100 Continue` itself when the client expects it.
-    pub async fn read<S>(&mut self, socket: &mut S) -> Result<Request, ReadError>
-    where
-        S: AsyncRead + AsyncWrite + Unpin,
-    {
+    /// Reads the next request within `limits`; answers `100 Continue` itself when the client
+    /// expects it.
+    pub async fn read(
+        &mut self,
+        socket: &mut Socket,
+        limits: &Limits,
+    ) -> Result<Request, ReadError> {
+        if self.buffered.is_empty() {
+            // Between requests: the idle limit, and a client that goes or stays away is no error.
+            let first = read_more(socket, &mut self.buffered);
+            match tokio::time::timeout(limits.idle_limit(), first).await {
+                Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return Err(ReadError::Closed),
+                Ok(Ok(_)) => {}
+            }
+        }
+        let head_deadline = Instant::now() + limits.head_deadline();
+        let mut scanned = 0;
         let head_len = loop {
-            if let Some(end) = head_end(&self.buffered) {
+            if let Some(end) = head_end(&self.buffered, scanned) {
                 break end;
             }
+            scanned = self.buffered.len();
             if self.buffered.len() > MAX_HEAD_BYTES {
                 return Err(ReadError::Bad(431, "request head too large"));
             }
-            let was_empty = self.buffered.is_empty();
-            match tokio::time::timeout(IDLE_LIMIT, read_more(socket, &mut self.buffered)).await {
-                Ok(Ok(0)) | Err(_) if was_empty => return Err(ReadError::Closed),
-                Ok(Ok(0)) | Err(_) => return Err(ReadError::Bad(400, "incomplete request head")),
+            let more = read_more(socket, &mut self.buffered);
+            match tokio::time::timeout_at(head_deadline, more).await {
+                Err(_) => return Err(ReadError::Bad(408, "request head took too long")),
+                Ok(Ok(0)) => return Err(ReadError::Bad(400, "incomplete request head")),
                 Ok(Err(_)) => return Err(ReadError::Closed),
                 Ok(Ok(_)) => {}
             }
@@ -120,9 +140,12 @@ impl RequestReader {
                 .await
                 .map_err(|_| ReadError::Closed)?;
         }
+        let body_deadline = Instant::now() + limits.body_deadline(body_len);
         while self.buffered.len() < body_len {
-            match tokio::time::timeout(IDLE_LIMIT, read_more(socket, &mut self.buffered)).await {
-                Ok(Ok(0)) | Err(_) => {
+            let more = read_more(socket, &mut self.buffered);
+            match tokio::time::timeout_at(body_deadline, more).await {
+                Err(_) => return Err(ReadError::Bad(408, "request body took too long")),
+                Ok(Ok(0)) => {
                     return Err(ReadError::Bad(
                         400,
                         "request body shorter than Content-Length",
@@ -138,27 +161,32 @@ impl RequestReader {
     }
 }
 
-async fn read_more<S: AsyncRead + Unpin>(
-    socket: &mut S,
-    buffer: &mut Vec<u8>,
-) -> std::io::Result<usize> {
-    let mut chunk = [0u8; 16 * 1024];
+async fn read_more(socket: &mut Socket, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut chunk = [0u8; READ_BYTES];
     let n = socket.read(&mut chunk).await?;
     buffer.extend_from_slice(&chunk[..n]);
     Ok(n)
 }
 
-/// Returns the length of the head including its blank line, accepting bare-LF line ends.
-fn head_end(buffer: &[u8]) -> Option<usize> {
-    let crlf = buffer
+/// Returns the length of the head including its blank line, accepting bare-LF line ends; the first
+/// `scanned` bytes were searched before (less the 3 a line end may straddle), so each byte is looked
+/// at a bounded number of times however the head is cut into reads.
+fn head_end(buffer: &[u8], scanned: usize) -> Option<usize> {
+    let from = scanned.saturating_sub(3);
+    let buffer_from = &buffer[from.min(buffer.len())..];
+    let crlf = buffer_from
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .map(|p| p + 4);
-    let lf = buffer.windows(2).position(|w| w == b"\n\n").map(|p| p + 2);
-    match (crlf, lf) {
+    let lf = buffer_from
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|p| p + 2);
+    let end = match (crlf, lf) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
+    };
+    end.map(|end| from + end)
 }
 
 fn parse_head(head: &[u8]) -> Result<Request, ReadError> {
@@ -267,6 +295,18 @@ mod tests {
             ("/stream", Version::Http10)
         );
         assert!(request.wants_close());
+    }
+
+    #[test]
+    fn head_end_is_found_however_the_head_was_scanned_before() {
+        for raw in [&b"GET / HTTP/1.1\r\nA: b\r\n\r\nbody"[..], b"GET / HTTP/1.0\n\nrest"] {
+            let whole = head_end(raw, 0).expect("a head end");
+            for scanned in 0..whole {
+                assert_eq!(head_end(raw, scanned), Some(whole), "scanned {scanned}");
+            }
+        }
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\n", 5), None);
+        assert_eq!(head_end(b"", 9), None);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! Response heads (with the CORS headers every response carries) and complete fixed-length responses.
+//! Response heads (with the CORS headers and `X-Content-Type-Options: nosniff`, which every response
+//! carries) and complete fixed-length responses.
 
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
+use crate::http::security::NOSNIFF;
+use crate::http::socket::Socket;
 
 /// Returns the reason phrase for `status`.
 pub fn reason(status: u16) -> &'static str {
@@ -32,8 +33,8 @@ tokio::task_local! {
     pub static CORS: bool;
 }
 
-/// Builds a response head: status line, the CORS headers (unless [`CORS`] is off for this task), then
-/// `headers`, then the blank line.
+/// Builds a response head: status line, the CORS headers (unless [`CORS`] is off for this task),
+/// `X-Content-Type-Options: nosniff`, then `headers`, then the blank line.
 pub fn head(status: u16, headers: &[(&str, String)]) -> Vec<u8> {
     let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status));
     if CORS.try_with(|on| *on).unwrap_or(true) {
@@ -41,6 +42,10 @@ pub fn head(status: u16, headers: &[(&str, String)]) -> Vec<u8> {
         out.push_str("Access-Control-Expose-Headers: *\r\n");
         out.push_str("Timing-Allow-Origin: *\r\n");
     }
+    out.push_str(NOSNIFF.0);
+    out.push_str(": ");
+    out.push_str(NOSNIFF.1);
+    out.push_str("\r\n");
     for (name, value) in headers {
         out.push_str(name);
         out.push_str(": ");
@@ -91,10 +96,15 @@ impl Fixed {
     /// Writes head and body in one `write_all`; with `head_only` (a HEAD request) the body is left out.
     pub async fn write(
         &self,
-        socket: &mut TcpStream,
+        socket: &mut Socket,
         keep_alive: bool,
         head_only: bool,
     ) -> std::io::Result<()> {
+        socket.write_all(&self.to_bytes(keep_alive, head_only)).await
+    }
+
+    /// The response as it goes on the wire (head, then the body unless `head_only`).
+    pub fn to_bytes(&self, keep_alive: bool, head_only: bool) -> Vec<u8> {
         let mut headers = self.headers.clone();
         if self.status != 204 {
             headers.push(("Content-Length", self.body.len().to_string()));
@@ -107,7 +117,7 @@ impl Fixed {
         if !head_only && self.status != 204 {
             out.extend_from_slice(&self.body);
         }
-        socket.write_all(&out).await
+        out
     }
 }
 

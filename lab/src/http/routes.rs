@@ -1,10 +1,9 @@
 //! Maps a request to its handler: preflight, API routes, static files.
 
-use tokio::net::TcpStream;
-
 use crate::http::body::Ending;
 use crate::http::request::Request;
 use crate::http::response::{openai_error, Fixed};
+use crate::http::socket::Socket;
 use crate::http::state::State;
 use crate::scenarios::wire_dialect::WireDialect;
 use super::{response, statics};
@@ -33,7 +32,7 @@ impl From<Ending> for After {
 /// Answers `request`; streamed responses always close the connection (or reset it, `reset_after`). With
 /// `cors=0` in the query the answer (preflight included) carries no CORS header at all.
 pub(crate) async fn respond(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     request: &Request,
     state: &State,
 ) -> std::io::Result<After> {
@@ -42,7 +41,7 @@ pub(crate) async fn respond(
 }
 
 async fn answer(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     request: &Request,
     state: &State,
 ) -> std::io::Result<After> {

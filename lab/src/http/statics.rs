@@ -1,9 +1,11 @@
-//! Static files from the configured directory, with MIME types and no way out of it.
+//! Static files from the configured directory, with MIME types and no way out of it; every answer
+//! carries the page's security headers ([`crate::http::security`]).
 
 use std::path::{Path, PathBuf};
 
 use crate::http::query::percent_decode;
 use crate::http::response::Fixed;
+use crate::http::security::with_page_headers;
 
 /// Shown at `/` when the lab runs without `--static`.
 const NO_STATIC_PAGE: &str = "<!doctype html><meta charset=utf-8><title>streamscope lab</title>\
@@ -11,8 +13,13 @@ const NO_STATIC_PAGE: &str = "<!doctype html><meta charset=utf-8><title>streamsc
 <li><a href=\"/v1/chat/completions?tokens=20\">/v1/chat/completions</a> (alias /stream)</li>\
 <li><a href=\"/v1/models\">/v1/models</a></li><li><a href=\"/healthz\">/healthz</a></li></ul>\n";
 
-/// Answers a GET/HEAD for `raw_path` (still percent-encoded) from `dir`.
+/// Answers a GET/HEAD for `raw_path` (still percent-encoded) from `dir`, with the page's CSP and
+/// referrer policy.
 pub(crate) async fn file(dir: Option<&Path>, raw_path: &str) -> Fixed {
+    with_page_headers(answer(dir, raw_path).await)
+}
+
+async fn answer(dir: Option<&Path>, raw_path: &str) -> Fixed {
     let Some(relative) = safe_relative_path(raw_path) else {
         return Fixed::text(400, "bad path");
     };

@@ -2,9 +2,12 @@
 //! writer is told not to stamp, as real providers do not).
 //!
 //! JSON is written by hand so the keys come in OpenAI's order (`id`, `object`, `created`, `model`,
-//! `choices`, ...) without turning on serde_json's `preserve_order` for the whole workspace.
+//! `choices`, ...) without turning on serde_json's `preserve_order` for the whole workspace. Events are
+//! rendered into a [`Piece`], so the `pad` field (up to 16 MiB per event) is never materialized.
 
 use tokio::time::Instant;
+
+use crate::http::piece::Piece;
 
 /// What one SSE event carries.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,8 +58,8 @@ pub struct ChunkWriter {
     pub created: u64,
     /// Model echoed in every chunk.
     pub model: String,
-    /// The `pad` string added to every JSON event (empty: no field).
-    pub pad: String,
+    /// Bytes of padding (`x`) in a `"pad"` field of every JSON event (0: no field).
+    pub pad_bytes: usize,
     /// Usage reported at the end.
     pub usage: Usage,
     /// When the request was received; `server_ms` counts from here.
@@ -71,9 +74,9 @@ impl ChunkWriter {
         self.start.elapsed().as_secs_f64() * 1e3
     }
 
-    /// The JSON text of `event` (not for [`Event::Done`]) with an explicit pad and send time (left out
-    /// when the writer does not stamp).
-    pub fn json_with(&self, event: &Event, pad: &str, server_ms: f64) -> String {
+    /// Appends the JSON of `event` (not for [`Event::Done`]) with `pad_bytes` of padding and a send
+    /// time (left out when the writer does not stamp) to `out`.
+    pub fn render_json(&self, event: &Event, pad_bytes: usize, server_ms: f64, out: &mut Piece) {
         let (choices, usage) = match event {
             Event::Role => (choice(r#"{"role":"assistant"}"#, "null"), None),
             Event::Content(text) => (
@@ -83,61 +86,103 @@ impl ChunkWriter {
             Event::Finish => (choice("{}", r#""stop""#), None),
             Event::Usage | Event::Done => ("[]".to_string(), Some(self.usage.to_json())),
         };
-        let mut out = format!(
+        let mut text = format!(
             r#"{{"id":{},"object":"chat.completion.chunk","created":{},"model":{},"choices":{choices}"#,
             string(&self.id),
             self.created,
             string(&self.model),
         );
         if let Some(usage) = usage {
-            out.push_str(&format!(r#","usage":{usage}"#));
+            text.push_str(&format!(r#","usage":{usage}"#));
         }
-        if !pad.is_empty() {
-            out.push_str(&format!(r#","pad":{}"#, string(pad)));
+        if pad_bytes > 0 {
+            text.push_str(r#","pad":""#);
+            out.push(text.as_bytes());
+            out.push_pad(pad_bytes);
+            text.clear();
+            text.push('"');
         }
         if self.stamp {
-            out.push_str(&format!(r#","server_ms":{server_ms:.3}"#));
+            text.push_str(&format!(r#","server_ms":{server_ms:.3}"#));
         }
-        out.push('}');
-        out
+        text.push('}');
+        out.push(text.as_bytes());
     }
 
-    /// The JSON text of `event`, stamped now.
-    pub fn json(&self, event: &Event) -> String {
-        self.json_with(event, &self.pad, self.server_ms())
-    }
-
-    /// The SSE event `data: …\n\n` for `event`, stamped now.
-    pub fn sse(&self, event: &Event) -> Vec<u8> {
-        self.sse_at(event, self.server_ms())
-    }
-
-    /// The SSE event `data: …\n\n` for `event` with an explicit `server_ms` stamp.
-    pub fn sse_at(&self, event: &Event, server_ms: f64) -> Vec<u8> {
+    /// Appends the SSE event `data: …\n\n` for `event` with `pad_bytes` of padding and an explicit
+    /// `server_ms` stamp to `out`.
+    pub fn render(&self, event: &Event, pad_bytes: usize, server_ms: f64, out: &mut Piece) {
         match event {
-            Event::Done => b"data: [DONE]\n\n".to_vec(),
+            Event::Done => out.push(b"data: [DONE]\n\n"),
             other => {
-                format!("data: {}\n\n", self.json_with(other, &self.pad, server_ms)).into_bytes()
+                out.push(b"data: ");
+                self.render_json(other, pad_bytes, server_ms, out);
+                out.push(b"\n\n");
             }
         }
     }
 
-    /// A non-streaming `chat.completion` object holding `text`, as JSON text.
+    /// The JSON text of `event` (not for [`Event::Done`]) with an explicit pad and send time (left out
+    /// when the writer does not stamp); the padding is materialized, so keep `pad_bytes` small.
+    pub fn json_with(&self, event: &Event, pad_bytes: usize, server_ms: f64) -> String {
+        let mut piece = Piece::new();
+        self.render_json(event, pad_bytes, server_ms, &mut piece);
+        String::from_utf8_lossy(&piece.to_vec()).into_owned()
+    }
+
+    /// The JSON text of `event` without padding, stamped now.
+    pub fn json(&self, event: &Event) -> String {
+        self.json_with(event, 0, self.server_ms())
+    }
+
+    /// The SSE event `data: …\n\n` for `event`, stamped now.
+    pub fn sse(&self, event: &Event) -> Piece {
+        self.sse_at(event, self.server_ms())
+    }
+
+    /// The SSE event `data: …\n\n` for `event` with an explicit `server_ms` stamp.
+    pub fn sse_at(&self, event: &Event, server_ms: f64) -> Piece {
+        let mut piece = Piece::new();
+        self.render(event, self.pad_bytes, server_ms, &mut piece);
+        piece
+    }
+
+    /// A non-streaming `chat.completion` object holding `text`, as JSON text (see
+    /// [`ChunkWriter::completion_around`] for the parts, which a large answer is streamed between).
     pub fn completion(&self, text: &str) -> String {
-        let mut out = format!(
-            r#"{{"id":{},"object":"chat.completion","created":{},"model":{},"choices":[{{"index":0,"message":{{"role":"assistant","content":{}}},"finish_reason":"stop"}}],"usage":{}"#,
+        let (before, after) = self.completion_around(self.server_ms());
+        format!("{before}{}{after}", escaped(text))
+    }
+
+    /// The JSON of a non-streaming `chat.completion` before and after the text of its message content
+    /// (which goes between them JSON-escaped, without quotes: see [`escaped`]), stamped `server_ms`.
+    pub fn completion_around(&self, server_ms: f64) -> (String, String) {
+        let before = format!(
+            r#"{{"id":{},"object":"chat.completion","created":{},"model":{},"choices":[{{"index":0,"message":{{"role":"assistant","content":""#,
             string(&self.id),
             self.created,
             string(&self.model),
-            string(text),
+        );
+        let mut after = format!(
+            r#""}},"finish_reason":"stop"}}],"usage":{}"#,
             self.usage.to_json(),
         );
         if self.stamp {
-            out.push_str(&format!(r#","server_ms":{:.3}"#, self.server_ms()));
+            after.push_str(&format!(r#","server_ms":{server_ms:.3}"#));
         }
-        out.push('}');
-        out
+        after.push('}');
+        (before, after)
     }
+}
+
+/// `text` as the inside of a JSON string literal (escaped, without the quotes).
+pub fn escaped(text: &str) -> String {
+    let quoted = string(text);
+    quoted
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn choice(delta: &str, finish_reason: &str) -> String {
@@ -158,7 +203,7 @@ mod tests {
             id: "chatcmpl-lab-1".into(),
             created: 7,
             model: "m\"1".into(),
-            pad: String::new(),
+            pad_bytes: 0,
             usage: Usage {
                 prompt_tokens: 4,
                 completion_tokens: 2,
@@ -171,7 +216,7 @@ mod tests {
 
     #[test]
     fn chunks_are_valid_json_in_openai_key_order() {
-        let text = writer().json_with(&Event::Content(" café \"q\"".into()), "xx", 12.3);
+        let text = writer().json_with(&Event::Content(" café \"q\"".into()), 2, 12.3);
         assert!(text.starts_with(r#"{"id":"chatcmpl-lab-1","object":"chat.completion.chunk","created":7,"model":"m\"1","choices":"#));
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(json["choices"][0]["delta"]["content"], " café \"q\"");
@@ -180,7 +225,7 @@ mod tests {
             (Some("xx"), Some(12.3))
         );
         let usage: serde_json::Value =
-            serde_json::from_str(&writer().json_with(&Event::Usage, "", 0.0)).unwrap();
+            serde_json::from_str(&writer().json_with(&Event::Usage, 0, 0.0)).unwrap();
         assert_eq!(usage["usage"]["prompt_cache_miss_tokens"], 3);
         assert!(usage["server_ms"].is_f64());
         let completion: serde_json::Value =
@@ -201,7 +246,7 @@ mod tests {
             Event::Usage,
         ] {
             let json: serde_json::Value =
-                serde_json::from_str(&unstamped.json_with(&event, "xx", 12.3)).unwrap();
+                serde_json::from_str(&unstamped.json_with(&event, 2, 12.3)).unwrap();
             assert!(json.get("server_ms").is_none(), "{json}");
             assert_eq!(json["pad"], "xx");
         }

@@ -2,7 +2,7 @@
 //! plumbing in [`crate::http`] (which they use to write).
 //!
 //! - [`settings`]: the query parameters (and JSON body) that shape a stream, with their named defaults;
-//!   the table of every parameter is there.
+//!   the table of every parameter is there. [`size`]: the planned size of a response and its cap.
 //! - [`schedule`]: when each content event is due (absolute deadlines from the request, optional jitter).
 //! - [`passage`]: the text the lab "generates", one word per token.
 //! - [`chunks`]: OpenAI chat-completions chunks as SSE events, stamped with the send time (`server_ms`).
@@ -19,6 +19,7 @@ pub mod errors;
 pub mod passage;
 pub mod schedule;
 pub mod settings;
+pub mod size;
 pub(crate) mod stream;
 pub mod triage;
 pub mod wire_dialect;

@@ -8,15 +8,18 @@
 /// (fractional ms allowed, e.g. a 0.5 ms cadence), each moved by its jitter. Computed from the start,
 /// never from the previous event, so nothing accumulates over a long stream.
 pub fn deadlines_ms(first_ms: f64, cadence_ms: f64, jitter_ms: u64, events: usize) -> Vec<f64> {
-    let mut previous_ms = 0.0f64;
-    (0..events)
-        .map(|index| {
-            let base_ms = first_ms + index as f64 * cadence_ms;
-            let due_ms = (base_ms + offset_ms(index, jitter_ms) as f64).max(0.0);
-            previous_ms = due_ms.max(previous_ms);
-            previous_ms
-        })
-        .collect()
+    deadlines(first_ms, cadence_ms, jitter_ms).take(events).collect()
+}
+
+/// The same deadlines as [`deadlines_ms`], one at a time and without end (nothing held: a stream of
+/// 100,000 events does not need its schedule in memory).
+pub fn deadlines(first_ms: f64, cadence_ms: f64, jitter_ms: u64) -> impl Iterator<Item = f64> + Clone {
+    (0usize..).scan(0.0f64, move |previous_ms, index| {
+        let base_ms = first_ms + index as f64 * cadence_ms;
+        let due_ms = (base_ms + offset_ms(index, jitter_ms) as f64).max(0.0);
+        *previous_ms = due_ms.max(*previous_ms);
+        Some(*previous_ms)
+    })
 }
 
 /// The pseudo-random shift of event `index`, uniform-ish in `[-jitter_ms, +jitter_ms]`.

@@ -34,6 +34,10 @@
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //!
+//! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
+//! is refused with a `400` naming that product (see [`crate::scenarios::size`]); so is a body `model`
+//! longer than [`MAX_MODEL_BYTES`].
+//!
 //! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
 //! token at once. Events leave at absolute deadlines counted from the request (see
 //! [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
@@ -51,6 +55,7 @@ use serde_json::Value;
 
 use crate::http::query::Query;
 use crate::scenarios::schedule;
+use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
 
 /// `tokens`: content events when the query does not say (what a short chat answer looks like).
@@ -92,6 +97,9 @@ pub const MAX_DELAY_MS: u64 = 600_000;
 pub const MAX_PAD_BYTES: usize = 16 * 1024 * 1024;
 /// Largest `keepalive_bytes` and `long_line_bytes`.
 pub const MAX_FLOOD_BYTES: usize = 64 * 1024 * 1024;
+/// Longest model name a body may give: real ids are under 64 bytes, and the name is echoed in every
+/// event, so a long one would multiply the response.
+pub const MAX_MODEL_BYTES: usize = 256;
 
 /// How the stream is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,6 +222,9 @@ impl StreamSettings {
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_MODEL)
             .to_string();
+        if model.len() > MAX_MODEL_BYTES {
+            return Err(format!("model must be at most {MAX_MODEL_BYTES} bytes"));
+        }
         let body_cadence_ms = model
             .strip_prefix("lab-")
             .and_then(|rest| rest.strip_suffix("ms"))
@@ -330,7 +341,9 @@ impl StreamSettings {
             echo_text: query.get("say").map(|t| t.chars().take(MAX_SAY_CHARS).collect()),
         };
         settings.check_stream_only()?;
-        settings.with_dialect(dialect)
+        let settings = settings.with_dialect(dialect)?;
+        size::check(&settings)?;
+        Ok(settings)
     }
 
     /// Refuses the settings that shape a timed `mode=stream` when the mode (or `content_length`, or a
@@ -398,6 +411,25 @@ impl StreamSettings {
     /// Deadlines of the first `events` content events in ms after the request (cadence plus jitter).
     pub fn deadlines_ms(&self, events: usize) -> Vec<f64> {
         schedule::deadlines_ms(self.first_ms, self.cadence_ms, self.jitter_ms, events)
+    }
+
+    /// The same deadlines one at a time, without end (nothing held in memory).
+    pub fn deadlines(&self) -> impl Iterator<Item = f64> + Clone {
+        schedule::deadlines(self.first_ms, self.cadence_ms, self.jitter_ms)
+    }
+
+    /// When content event `index` is (or would be) due, in ms after the request.
+    pub fn deadline_ms(&self, index: usize) -> f64 {
+        self.deadlines().nth(index).unwrap_or(self.first_ms)
+    }
+
+    /// When the last of `events` content events is due (`first_ms` when there are none): where the
+    /// closing events of a stream go.
+    pub fn end_ms(&self, events: usize) -> f64 {
+        match events {
+            0 => self.first_ms,
+            n => self.deadline_ms(n - 1),
+        }
     }
 
     /// Milliseconds a whole generation takes (what `collect` and `"stream": false` wait).

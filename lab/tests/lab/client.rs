@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use streamscope_lab::relay::{relay, RelayPolicy};
-use streamscope_lab::{serve, LabConfig};
+use streamscope_lab::{serve, Lab, LabConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
@@ -17,8 +17,35 @@ pub const READ_LIMIT: Duration = Duration::from_secs(15);
 pub async fn start_lab(static_dir: Option<PathBuf>) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
-    tokio::spawn(serve(listener, LabConfig { static_dir }));
+    tokio::spawn(serve(
+        listener,
+        LabConfig {
+            static_dir,
+            ..LabConfig::default()
+        },
+    ));
     addr
+}
+
+/// Starts a lab with `config` on 127.0.0.1:0; returns its address and a handle to look inside it.
+pub async fn start_lab_with(config: LabConfig) -> (SocketAddr, Lab) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("local addr");
+    let lab = Lab::new(config);
+    tokio::spawn(lab.clone().serve(listener));
+    (addr, lab)
+}
+
+/// Waits until `condition` holds, checking every 10 ms; false if it did not within `limit`.
+pub async fn wait_until(limit: Duration, condition: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while !condition() {
+        if start.elapsed() > limit {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
 }
 
 /// One `read()` on the socket: when it returned (ms after the request was written) and what it held.

@@ -15,36 +15,30 @@ pub(super) struct Write<T> {
 }
 
 /// Groups `items` (each with its deadline) into writes: consecutive content items `batch` at a time,
-/// other items alone; `batch` 0 or 1 gives one write per item.
+/// other items alone; `batch` 0 or 1 gives one write per item. Lazy: one write is held at a time.
 pub(super) fn writes<T>(
     items: impl IntoIterator<Item = (f64, T)>,
     batch: usize,
     is_content: impl Fn(&T) -> bool,
-) -> Vec<Write<T>> {
+) -> impl Iterator<Item = Write<T>> {
     let batch = batch.max(1);
-    let mut out = Vec::new();
-    let mut group: Option<Write<T>> = None;
-    for (at_ms, item) in items {
-        if !is_content(&item) {
-            out.extend(group.take());
-            out.push(Write {
-                at_ms,
-                items: vec![item],
-            });
-            continue;
-        }
-        let current = group.get_or_insert_with(|| Write {
+    let mut items = items.into_iter().peekable();
+    std::iter::from_fn(move || {
+        let (at_ms, item) = items.next()?;
+        let grouped = is_content(&item);
+        let mut write = Write {
             at_ms,
-            items: Vec::with_capacity(batch),
-        });
-        current.at_ms = at_ms;
-        current.items.push(item);
-        if current.items.len() >= batch {
-            out.extend(group.take());
+            items: vec![item],
+        };
+        while grouped && write.items.len() < batch {
+            let Some((at_ms, item)) = items.next_if(|(_, next)| is_content(next)) else {
+                break;
+            };
+            write.at_ms = at_ms;
+            write.items.push(item);
         }
-    }
-    out.extend(group);
-    out
+        Some(write)
+    })
 }
 
 #[cfg(test)]
@@ -54,7 +48,6 @@ mod tests {
     /// Items as (deadline, is content, label).
     fn grouped(items: &[(f64, bool, u8)], batch: usize) -> Vec<(f64, Vec<u8>)> {
         writes(items.iter().map(|&(at, c, l)| (at, (c, l))), batch, |i| i.0)
-            .into_iter()
             .map(|w| (w.at_ms, w.items.iter().map(|i| i.1).collect()))
             .collect()
     }

@@ -2,19 +2,22 @@
 //!
 //! Events are generated at their deadlines (and stamped then) but held; everything held leaves in ONE
 //! write at every multiple of `burst_every_ms` after the request and/or as soon as `burst_bytes` are
-//! held. Whatever is left goes out when the generation ends.
+//! held. Whatever is left goes out when the generation ends. Like a real proxy's buffer, the hold is
+//! bounded: past [`super::group::MAX_HELD_BYTES`] of rendered events in memory (long padding does not
+//! count, it is never held) the burst leaves early.
 
-use tokio::net::TcpStream;
-
+use super::group::MAX_HELD_BYTES;
 use super::plan::plan;
 use super::{sleep_until_ms, SSE};
 use crate::http::body::{BodyWriter, Framing};
+use crate::http::piece::Piece;
+use crate::http::socket::Socket;
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::settings::StreamSettings;
 
 /// Sends the head at once, then the events in bursts.
 pub(super) async fn bursts(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
@@ -22,7 +25,7 @@ pub(super) async fn bursts(
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     let every_ms = settings.bursts.every_ms.map(|ms| ms as f64);
     let mut next_release_ms = every_ms;
-    let mut held = Vec::new();
+    let mut held = Piece::new();
     for item in plan(settings, settings.content_events(), true) {
         while let (Some(release_ms), Some(period_ms)) = (next_release_ms, every_ms) {
             if release_ms >= item.at_ms {
@@ -33,12 +36,12 @@ pub(super) async fn bursts(
             next_release_ms = Some(release_ms + period_ms);
         }
         sleep_until_ms(chunks.start, item.at_ms).await;
-        held.extend(chunks.sse(&item.event));
-        if settings
+        held.append(&chunks.sse(&item.event));
+        let enough = settings
             .bursts
             .bytes
-            .is_some_and(|limit| held.len() >= limit)
-        {
+            .is_some_and(|limit| held.len_bytes() >= limit);
+        if enough || held.held_bytes() >= MAX_HELD_BYTES {
             release(&mut body, &mut held).await?;
         }
     }
@@ -47,8 +50,8 @@ pub(super) async fn bursts(
 }
 
 /// Writes everything held in one write (nothing when nothing is held).
-async fn release(body: &mut BodyWriter<'_>, held: &mut Vec<u8>) -> std::io::Result<()> {
-    body.send(held).await?;
+async fn release(body: &mut BodyWriter<'_>, held: &mut Piece) -> std::io::Result<()> {
+    body.send_piece(held).await?;
     held.clear();
     Ok(())
 }

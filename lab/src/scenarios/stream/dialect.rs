@@ -3,12 +3,13 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio::net::TcpStream;
-
 use super::batch;
+use super::group::send_group;
 use super::sleep_until_ms;
-use super::split::{send_event, Split};
+use super::split::Split;
 use crate::http::body::{BodyWriter, Framing};
+use crate::http::piece::Piece;
+use crate::http::socket::Socket;
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::dialect_events::{DialectWriter, EndFacts, Step};
 use crate::scenarios::passage::span_text;
@@ -16,33 +17,33 @@ use crate::scenarios::settings::StreamSettings;
 
 /// The steps of a timed response and their deadlines in ms after the request: the start at 0, the
 /// reasoning tokens at the cadence ending one cadence before `first_ms`, the content events at their
-/// deadlines, the end at the last one.
-pub(super) fn steps(settings: &StreamSettings) -> Vec<(f64, Step)> {
-    let mut out = vec![(0.0, Step::Start)];
+/// deadlines, the end at the last one; lazily, in order.
+pub(super) fn steps(settings: &StreamSettings) -> impl Iterator<Item = (f64, Step)> + '_ {
     let reasoning = settings.reasoning_tokens;
-    for i in 0..reasoning {
+    let reasoning_steps = (0..reasoning).map(move |i| {
         let before_ms = (reasoning - i) as f64 * settings.cadence_ms;
         let text = span_text(i..i + 1);
-        out.push((
+        (
             (settings.first_ms - before_ms).max(0.0),
             Step::Reasoning(text),
-        ));
-    }
-    let deadlines_ms = settings.deadlines_ms(settings.content_events());
-    for (index, &at_ms) in deadlines_ms.iter().enumerate() {
-        out.push((
-            at_ms,
-            Step::Content(span_text(settings.event_tokens(index))),
-        ));
-    }
-    let end_ms = deadlines_ms.last().copied().unwrap_or(settings.first_ms);
-    out.push((end_ms, Step::End));
-    out
+        )
+    });
+    let events = settings.content_events();
+    let content_steps = settings
+        .deadlines()
+        .take(events)
+        .enumerate()
+        .map(|(index, at_ms)| (at_ms, Step::Content(span_text(settings.event_tokens(index)))));
+    let end = std::iter::once_with(move || (settings.end_ms(events), Step::End));
+    std::iter::once((0.0, Step::Start))
+        .chain(reasoning_steps)
+        .chain(content_steps)
+        .chain(end)
 }
 
 /// Sends the timed stream of `settings` in its dialect; `chunks` gives the id, model, usage and clock.
 pub(super) async fn stream(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
@@ -79,14 +80,12 @@ pub(super) async fn stream(
     for write in batch::writes(steps(settings), settings.batch, is_content) {
         sleep_until_ms(chunks.start, write.at_ms).await;
         let server_ms = chunks.stamp.then(|| chunks.server_ms());
-        let bytes: Vec<u8> = write
+        // Owned steps: a closure over `&Step` held across an await makes the future not `Send`.
+        let messages = write
             .items
-            .iter()
-            .flat_map(|step| writer.render(step, server_ms))
-            .collect();
-        if !bytes.is_empty() {
-            send_event(&mut body, &bytes, split).await?;
-        }
+            .into_iter()
+            .map(|step| Piece::from(writer.render(&step, server_ms)));
+        send_group(&mut body, messages, split).await?;
     }
     body.finish().await
 }
@@ -103,9 +102,10 @@ mod tests {
             b"",
         )
         .unwrap();
-        let at: Vec<f64> = steps(&s).iter().map(|(at, _)| *at).collect();
+        let all: Vec<(f64, Step)> = steps(&s).collect();
+        let at: Vec<f64> = all.iter().map(|(at, _)| *at).collect();
         assert_eq!(at, [0.0, 80.0, 90.0, 100.0, 110.0, 120.0, 120.0]);
-        assert!(matches!(steps(&s)[1].1, Step::Reasoning(_)));
-        assert_eq!(steps(&s).last().unwrap().1, Step::End);
+        assert!(matches!(all[1].1, Step::Reasoning(_)));
+        assert_eq!(all.last().unwrap().1, Step::End);
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! Both are written as fast as the client takes them, in pieces of a few KB; neither is an event, so the
 //! one-`write_all`-per-event rule does not apply (each piece is still one write and one HTTP chunk).
+//! Neither is ever held whole: each piece is made just before its write.
 
 use crate::http::body::BodyWriter;
 use crate::scenarios::chunks::{ChunkWriter, Event};
@@ -27,22 +28,37 @@ pub(super) async fn keepalive(body: &mut BodyWriter<'_>, len_bytes: usize) -> st
     Ok(())
 }
 
-/// The first `len_bytes` bytes of a line that starts like a content chunk (`data: {"id":…,"content":"`)
-/// and goes on with `x`; no line end.
-pub fn long_line(chunks: &ChunkWriter, len_bytes: usize) -> Vec<u8> {
+/// How the never-ending line starts: like a content chunk (`data: {"id":…,"content":"`); the line goes
+/// on with `x` (see [`long_line_window`]).
+pub fn long_line_start(chunks: &ChunkWriter) -> Vec<u8> {
     const MARK: &str = "\u{1}";
     let json = chunks.json(&Event::Content(MARK.to_string()));
     let open = json.find("\\u0001").unwrap_or(json.len());
-    let mut line = format!("data: {}", &json[..open]).into_bytes();
-    line.truncate(len_bytes);
-    line.resize(len_bytes, b'x');
-    line
+    format!("data: {}", &json[..open]).into_bytes()
 }
 
-/// Sends the never-ending line in pieces of [`LONG_LINE_WRITE_BYTES`].
-pub(super) async fn send_long_line(body: &mut BodyWriter<'_>, line: &[u8]) -> std::io::Result<()> {
-    for piece in line.chunks(LONG_LINE_WRITE_BYTES) {
-        body.send(piece).await?;
+/// Bytes `range` of a line of `len_bytes` bytes that begins with `start` (cut short if the line is)
+/// and goes on with `x`; no line end.
+pub fn long_line_window(start: &[u8], len_bytes: usize, range: std::ops::Range<usize>) -> Vec<u8> {
+    let end = range.end.min(len_bytes);
+    let begin = range.start.min(end);
+    let from_start = start.get(begin..end.min(start.len())).unwrap_or_default();
+    let mut out = Vec::with_capacity(end - begin);
+    out.extend_from_slice(from_start);
+    out.resize(end - begin, b'x');
+    out
+}
+
+/// Sends the never-ending line of `len_bytes` bytes in pieces of [`LONG_LINE_WRITE_BYTES`], each made
+/// just before its write.
+pub(super) async fn send_long_line(
+    body: &mut BodyWriter<'_>,
+    start: &[u8],
+    len_bytes: usize,
+) -> std::io::Result<()> {
+    for from in (0..len_bytes).step_by(LONG_LINE_WRITE_BYTES) {
+        let window = from..from + LONG_LINE_WRITE_BYTES;
+        body.send(&long_line_window(start, len_bytes, window)).await?;
     }
     Ok(())
 }
@@ -58,17 +74,24 @@ mod tests {
             id: "chatcmpl-lab-9".into(),
             created: 1,
             model: "m".into(),
-            pad: String::new(),
+            pad_bytes: 0,
             usage: Usage { prompt_tokens: 1, completion_tokens: 1, cache_hit_tokens: 0 },
             start: tokio::time::Instant::now(),
             stamp: true,
         };
-        let line = long_line(&chunks, 1000);
+        let start = long_line_start(&chunks);
+        let line = long_line_window(&start, 1000, 0..usize::MAX);
         assert_eq!(line.len(), 1000);
         assert!(line.starts_with(b"data: {\"id\":\"chatcmpl-lab-9\""));
         let text = String::from_utf8(line).unwrap();
         assert!(text.contains(r#""delta":{"content":"xxx"#), "{text}");
         assert!(!text.contains('\n') && !text.contains('\r'));
-        assert_eq!(long_line(&chunks, 3), b"dat");
+        assert_eq!(long_line_window(&start, 3, 0..10), b"dat");
+        let pieces: Vec<u8> = (0..1000)
+            .step_by(7)
+            .flat_map(|from| long_line_window(&start, 1000, from..from + 7))
+            .collect();
+        assert_eq!(pieces, text.as_bytes(), "windows add up to the line");
+        assert!(long_line_window(&start, 10, 20..30).is_empty());
     }
 }

@@ -4,11 +4,11 @@
 //! chunk, a chunk missing its closing brace, a chunk whose content holds the bytes `0xff 0xfe`, two good
 //! chunks, a valid chunk padded to a 1,048,576-byte line, three good chunks; then finish, usage, `[DONE]`.
 
-use tokio::net::TcpStream;
-
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
 use crate::http::body::{BodyWriter, Framing};
+use crate::http::piece::Piece;
+use crate::http::socket::Socket;
 use crate::scenarios::chunks::{ChunkWriter, Event};
 use crate::scenarios::passage::token_text;
 use crate::scenarios::settings::StreamSettings;
@@ -44,7 +44,7 @@ const SCRIPT: &[Item] = &[
 
 /// Sends the malformed script at the configured first-token delay and cadence.
 pub(super) async fn malformed(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
@@ -53,14 +53,13 @@ pub(super) async fn malformed(
     chunks.usage.completion_tokens = CONTENT_EVENTS;
     let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     if settings.role_first {
-        body.send(&chunks.sse(&Event::Role)).await?;
+        body.send_piece(&chunks.sse(&Event::Role)).await?;
     }
-    let deadlines_ms = settings.deadlines_ms(SCRIPT.len());
-    for (item, &at_ms) in SCRIPT.iter().zip(&deadlines_ms) {
+    for (item, at_ms) in SCRIPT.iter().zip(settings.deadlines()) {
         sleep_until_ms(chunks.start, at_ms).await;
         let event = match item {
             Item::Good(index) => chunks.sse(&Event::Content(token_text(*index))),
-            Item::Verbatim(bytes) => bytes.to_vec(),
+            Item::Verbatim(bytes) => Piece::from(bytes.to_vec()),
             Item::InvalidUtf8 => invalid_utf8_event(&chunks),
             Item::LongLine => long_line_event(&chunks),
         };
@@ -70,36 +69,30 @@ pub(super) async fn malformed(
         };
         send_event(&mut body, &event, split).await?;
     }
-    body.send(&chunks.sse(&Event::Finish)).await?;
+    body.send_piece(&chunks.sse(&Event::Finish)).await?;
     if settings.usage {
-        body.send(&chunks.sse(&Event::Usage)).await?;
+        body.send_piece(&chunks.sse(&Event::Usage)).await?;
     }
-    body.send(&chunks.sse(&Event::Done)).await?;
+    body.send_piece(&chunks.sse(&Event::Done)).await?;
     body.finish().await
 }
 
 /// A well-formed chunk whose content string contains the raw bytes `0xff 0xfe`.
-fn invalid_utf8_event(chunks: &ChunkWriter) -> Vec<u8> {
-    let event = chunks.sse(&Event::Content(format!(" bad{INVALID_MARKER}bytes")));
-    let at = find(&event, INVALID_MARKER.as_bytes()).unwrap_or(event.len());
-    let mut out = event[..at].to_vec();
-    out.extend_from_slice(&[0xff, 0xfe]);
-    out.extend_from_slice(event.get(at + INVALID_MARKER.len()..).unwrap_or_default());
-    out
+fn invalid_utf8_event(chunks: &ChunkWriter) -> Piece {
+    let mut event = chunks.sse(&Event::Content(format!(" bad{INVALID_MARKER}bytes")));
+    event.replace_first(INVALID_MARKER.as_bytes(), &[0xff, 0xfe]);
+    event
 }
 
-/// A valid content chunk padded so that its `data:` line is exactly [`LONG_LINE_BYTES`] long.
-fn long_line_event(chunks: &ChunkWriter) -> Vec<u8> {
+/// A valid content chunk padded so that its `data:` line is exactly [`LONG_LINE_BYTES`] long (the
+/// padding is a run, never materialized).
+fn long_line_event(chunks: &ChunkWriter) -> Piece {
     let event = Event::Content(" long".to_string());
     let server_ms = chunks.server_ms();
     // With a one-byte pad, so that the field exists; the rest of the padding is what is missing.
-    let bare_len = "data: ".len() + chunks.json_with(&event, "x", server_ms).len();
-    let pad = "x".repeat(1 + LONG_LINE_BYTES.saturating_sub(bare_len));
-    format!("data: {}\n\n", chunks.json_with(&event, &pad, server_ms)).into_bytes()
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
+    let bare_len = "data: ".len() + chunks.json_with(&event, 1, server_ms).len();
+    let pad_bytes = 1 + LONG_LINE_BYTES.saturating_sub(bare_len);
+    let mut piece = Piece::new();
+    chunks.render(&event, pad_bytes, server_ms, &mut piece);
+    piece
 }

@@ -1,4 +1,7 @@
 //! `/v1/chat/completions`: settings, forced errors, and the dispatch to each delivery mode.
+//!
+//! Every mode writes its body piece by piece and holds one write at most (see [`group`] and
+//! [`crate::http::piece`]): nothing here builds a whole body or a whole plan in memory.
 
 mod batch;
 mod bursts;
@@ -6,6 +9,7 @@ mod collect;
 mod dialect;
 mod fixed_length;
 mod flood;
+mod group;
 mod malformed;
 mod plan;
 mod split;
@@ -13,13 +17,13 @@ mod timed;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::http::body::{Ending, Framing};
 use crate::scenarios::chunks::{ChunkWriter, Usage};
 use crate::http::request::Request;
 use crate::http::response::{openai_error, Fixed};
+use crate::http::socket::Socket;
 use crate::scenarios::settings::{Mode, StreamSettings};
 use crate::http::state::State;
 use crate::scenarios::wire_dialect::WireDialect;
@@ -32,7 +36,7 @@ const CACHE_CREATED_AGE_S: u64 = 3600;
 
 /// Answers one chat-completions request; says whether the connection is then closed or reset.
 pub(crate) async fn chat_completions(
-    socket: &mut TcpStream,
+    socket: &mut Socket,
     request: &Request,
     state: &State,
 ) -> std::io::Result<Ending> {
@@ -136,7 +140,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
         id: format!("chatcmpl-lab-{}", state.next_id()),
         created: now_s.saturating_sub(age_s),
         model: settings.model.clone(),
-        pad: "x".repeat(settings.pad_bytes),
+        pad_bytes: settings.pad_bytes,
         usage: Usage {
             prompt_tokens: settings.prompt_tokens,
             completion_tokens: settings.tokens,

@@ -1,4 +1,5 @@
-//! The events of one timed response and when each is due.
+//! The events of one timed response and when each is due, one at a time (a plan of 100,000 events is
+//! never held in memory).
 
 use crate::scenarios::chunks::Event;
 use crate::scenarios::passage::span_text;
@@ -15,41 +16,45 @@ pub(super) struct Planned {
 
 /// The role chunk at 0 (when asked for), `content_events` content events at their deadlines, and with
 /// `tail` the finish, usage (when asked for) and `[DONE]` events at the last deadline (`first_ms` when
-/// there is no content).
-pub(super) fn plan(settings: &StreamSettings, content_events: usize, tail: bool) -> Vec<Planned> {
-    let mut planned = Vec::with_capacity(content_events + 4);
-    if settings.role_first {
-        planned.push(Planned {
-            at_ms: 0.0,
-            event: Event::Role,
-        });
-    }
-    let echoed: Option<Vec<String>> = settings.echo_text.clone().map(|t| vec![t]);
-    let content_events = echoed.as_ref().map_or(content_events, Vec::len);
-    let deadlines_ms = settings.deadlines_ms(content_events);
-    for (index, &at_ms) in deadlines_ms.iter().enumerate() {
-        let text = match &echoed {
-            Some(p) => p[index].clone(),
-            None => span_text(settings.event_tokens(index)),
-        };
-        planned.push(Planned {
+/// there is no content); lazily, in order.
+pub(super) fn plan(
+    settings: &StreamSettings,
+    content_events: usize,
+    tail: bool,
+) -> impl Iterator<Item = Planned> + '_ {
+    let role = settings.role_first.then_some(Planned {
+        at_ms: 0.0,
+        event: Event::Role,
+    });
+    let content_events = if settings.echo_text.is_some() { 1 } else { content_events };
+    let content = settings
+        .deadlines()
+        .take(content_events)
+        .enumerate()
+        .map(|(index, at_ms)| Planned {
             at_ms,
-            event: Event::Content(text),
+            // `echo_headers` / `say`: the one content event is that text.
+            event: Event::Content(match &settings.echo_text {
+                Some(text) => text.clone(),
+                None => span_text(settings.event_tokens(index)),
+            }),
         });
-    }
-    if tail {
-        let end_ms = deadlines_ms.last().copied().unwrap_or(settings.first_ms);
-        let mut tail_events = vec![Event::Finish];
-        if settings.usage {
-            tail_events.push(Event::Usage);
-        }
-        tail_events.push(Event::Done);
-        planned.extend(tail_events.into_iter().map(|event| Planned {
-            at_ms: end_ms,
-            event,
-        }));
-    }
-    planned
+    let end_ms = if tail {
+        settings.end_ms(content_events)
+    } else {
+        0.0
+    };
+    let tail_events = [
+        Some(Event::Finish),
+        settings.usage.then_some(Event::Usage),
+        Some(Event::Done),
+    ];
+    let tail = tail_events
+        .into_iter()
+        .flatten()
+        .filter(move |_| tail)
+        .map(move |event| Planned { at_ms: end_ms, event });
+    role.into_iter().chain(content).chain(tail)
 }
 
 #[cfg(test)]
@@ -65,14 +70,14 @@ mod tests {
     fn echoed_text_is_the_one_content_event() {
         let mut s = settings("echo_headers=1&role_first=0");
         s.echo_text = Some("abcdefghij".into());
-        let content: Vec<Event> = plan(&s, 50, false).into_iter().map(|p| p.event).collect();
+        let content: Vec<Event> = plan(&s, 50, false).map(|p| p.event).collect();
         assert_eq!(content, vec![Event::Content("abcdefghij".into())]);
     }
 
     #[test]
     fn role_content_and_tail_in_order_with_grouped_tokens() {
         let s = settings("tokens=5&tokens_per_event=2&first_ms=100&cadence_ms=10");
-        let planned = plan(&s, s.content_events(), true);
+        let planned: Vec<Planned> = plan(&s, s.content_events(), true).collect();
         let at: Vec<f64> = planned.iter().map(|p| p.at_ms).collect();
         assert_eq!(at, [0.0, 100.0, 110.0, 120.0, 120.0, 120.0, 120.0]);
         assert_eq!(planned[1].event, Event::Content(" The quick".into()));
@@ -83,7 +88,7 @@ mod tests {
     #[test]
     fn no_role_no_usage_no_tail() {
         let s = settings("tokens=0&role_first=0&usage=0&first_ms=40");
-        let planned = plan(&s, 0, true);
+        let planned: Vec<Planned> = plan(&s, 0, true).collect();
         assert_eq!(
             planned,
             [
@@ -98,7 +103,6 @@ mod tests {
             ]
         );
         assert!(plan(&s, 3, false)
-            .iter()
             .all(|p| matches!(p.event, Event::Content(_))));
     }
 }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::http::body::BodyWriter;
+use crate::http::piece::Piece;
 use crate::scenarios::settings::{StreamSettings, ECHO_PIECE_BYTES};
 
 /// Pause between the two writes of a `split_utf8` event.
@@ -41,12 +42,12 @@ impl Split {
     }
 
     /// Where the first write ends, or `None` for a single write.
-    pub fn cut(self, event: &[u8]) -> Option<usize> {
+    pub fn cut(self, event: &Piece) -> Option<usize> {
         match self {
             Self::None => None,
-            Self::Utf8 => event.iter().position(|&b| b >= 0xC0).map(|lead| lead + 1),
-            Self::Middle => (event.len() >= 2).then_some(event.len() / 2),
-            Self::Pieces => (event.len() > ECHO_PIECE_BYTES).then_some(ECHO_PIECE_BYTES),
+            Self::Utf8 => event.position(|b| b >= 0xC0).map(|lead| lead + 1),
+            Self::Middle => (event.len_bytes() >= 2).then_some(event.len_bytes() / 2),
+            Self::Pieces => (event.len_bytes() > ECHO_PIECE_BYTES).then_some(ECHO_PIECE_BYTES),
         }
     }
 
@@ -62,11 +63,12 @@ impl Split {
 /// Sends `event` in one write, or in two as `split` says.
 pub(super) async fn send_event(
     body: &mut BodyWriter<'_>,
-    event: &[u8],
+    event: &Piece,
     split: Split,
 ) -> std::io::Result<()> {
     if split == Split::Pieces {
-        for (i, piece) in event.chunks(ECHO_PIECE_BYTES).enumerate() {
+        // The echo is a short text: held whole, then written a few bytes at a time.
+        for (i, piece) in event.to_vec().chunks(ECHO_PIECE_BYTES).enumerate() {
             if i > 0 {
                 tokio::time::sleep(split.gap()).await;
             }
@@ -76,24 +78,34 @@ pub(super) async fn send_event(
     }
     match split.cut(event) {
         Some(at) => {
-            body.send(&event[..at]).await?;
+            let (first, rest) = event.split_at(at);
+            body.send_piece(&first).await?;
             tokio::time::sleep(split.gap()).await;
-            body.send(&event[at..]).await
+            body.send_piece(&rest).await
         }
-        None => body.send(event).await,
+        None => body.send_piece(event).await,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Split;
+    use crate::http::piece::Piece;
+
+    fn piece(bytes: &[u8]) -> Piece {
+        Piece::from(bytes.to_vec())
+    }
 
     #[test]
     fn cuts_in_the_middle_or_inside_the_first_multibyte_character() {
-        assert_eq!(Split::Middle.cut(b"data: abcd\n\n"), Some(6));
-        assert_eq!(Split::Middle.cut(b"x"), None);
-        assert_eq!(Split::Utf8.cut("a é".as_bytes()), Some(3));
-        assert_eq!(Split::Utf8.cut(b"ascii"), None);
-        assert_eq!(Split::None.cut(b"anything"), None);
+        assert_eq!(Split::Middle.cut(&piece(b"data: abcd\n\n")), Some(6));
+        assert_eq!(Split::Middle.cut(&piece(b"x")), None);
+        assert_eq!(Split::Utf8.cut(&piece("a é".as_bytes())), Some(3));
+        assert_eq!(Split::Utf8.cut(&piece(b"ascii")), None);
+        assert_eq!(Split::None.cut(&piece(b"anything")), None);
+        let mut padded = piece(b"data: {\"pad\":\"");
+        padded.push_pad(100_000);
+        padded.push("\",\"content\":\"é\"}".as_bytes());
+        assert_eq!(Split::Utf8.cut(&padded), Some(14 + 100_000 + 14));
     }
 }
