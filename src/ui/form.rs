@@ -12,6 +12,9 @@ use streamscope_core::report::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
 use streamscope_core::secrets::{is_credential_header, origin, redact_url, Secret};
 
+/// Model ids offered as one-click picks after a `model_not_found` (the rest are counted).
+const MAX_MODEL_PICKS: usize = 40;
+
 /// The form's fields as signals (`Copy`).
 #[derive(Clone, Copy)]
 pub struct FormState {
@@ -371,7 +374,11 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     })}
                     <Show when=move || hints.with(|h| !h.models.is_empty())>
                         <span>"Models this server lists: "</span>
-                        {move || hints.get().models.into_iter().map(|id| {
+                        // A server may list thousands: a button for the first few, the count for the rest.
+                        {move || hints.with(|h| (h.models.len() > MAX_MODEL_PICKS).then(|| view! {
+                            <span class="muted" data-testid="more-models">{format!("(first {MAX_MODEL_PICKS} of {})", h.models.len())}</span>
+                        }))}
+                        {move || hints.get().models.into_iter().take(MAX_MODEL_PICKS).map(|id| {
                             let pick = id.clone();
                             let testid = format!("pick-model-{id}");
                             view! {

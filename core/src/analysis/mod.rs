@@ -50,6 +50,28 @@ pub struct FirstChunk {
     pub role_only: bool,
 }
 
+/// The most answer (and reasoning) text kept, in bytes: past it, text is counted but not kept, in the
+/// analysis or in its events (a 50 MB raw body held three copies of itself: 300 MB of wasm memory).
+pub const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Appends what of `s` fits under [`MAX_TEXT_BYTES`] to `text` (cut on a character boundary) and leaves in
+/// `s` only what was kept; returns how many characters were dropped.
+fn keep_up_to_cap(text: &mut String, s: &mut String) -> usize {
+    let room = MAX_TEXT_BYTES.saturating_sub(text.len());
+    if s.len() <= room {
+        text.push_str(s);
+        return 0;
+    }
+    let mut cut = room;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let dropped = s[cut..].chars().count();
+    s.truncate(cut);
+    text.push_str(s);
+    dropped
+}
+
 /// Everything the analyzer extracted from a stream so far.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
@@ -57,10 +79,17 @@ pub struct Analysis {
     /// ([`Analysis::keepalive_comments`], [`Analysis::empty_messages`]), so this grows with what the
     /// stream carried, not with its padding.
     pub events: Vec<StreamEvent>,
-    /// The answer text so far (all content events joined).
+    /// The answer text so far (all content events joined), its first [`MAX_TEXT_BYTES`] at most.
     pub text: String,
-    /// The reasoning text so far.
+    /// The reasoning text so far, its first [`MAX_TEXT_BYTES`] at most.
     pub reasoning_text: String,
+    /// Characters of answer text that arrived, kept or not.
+    #[serde(default)]
+    pub content_chars: usize,
+    /// Characters of answer or reasoning text past [`MAX_TEXT_BYTES`]: counted, not kept (nor stored in
+    /// their events).
+    #[serde(default)]
+    pub dropped_text_chars: usize,
     /// The body's framing, once decided.
     pub framing: Option<Framing>,
     /// The Content-Type disagrees with the framing (see [`FramingDecision::mislabelled`]).
@@ -165,14 +194,15 @@ impl Analysis {
                 *m = truncate_chars(m, STREAM_ERROR_CHARS);
             }
         }
-        match &kind {
+        match &mut kind {
             EventKind::Content(s) => {
-                self.text.push_str(s);
+                self.content_chars += s.chars().count();
+                self.dropped_text_chars += keep_up_to_cap(&mut self.text, s);
                 self.first_content_ms.get_or_insert(at_ms);
                 self.content_event_count += 1;
             }
             EventKind::Reasoning(s) => {
-                self.reasoning_text.push_str(s);
+                self.dropped_text_chars += keep_up_to_cap(&mut self.reasoning_text, s);
                 self.first_reasoning_ms.get_or_insert(at_ms);
             }
             EventKind::KeepAlive => {

@@ -126,6 +126,8 @@ string_enum! {
         RoleOnlyFirstChunk = "role_only_first_chunk",
         /// The raw trace kept only totals after its cap.
         TraceCapped = "trace_capped",
+        /// The answer text passed its cap: the rest was counted, not kept.
+        TextCapped = "text_capped",
     }
 }
 

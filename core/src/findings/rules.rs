@@ -7,11 +7,13 @@
 //!   `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
-//!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]).
+//!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
+//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept).
 
 use serde_json::json;
 
 use super::{Finding, FindingCode, RunFacts, Severity};
+use crate::analysis::MAX_TEXT_BYTES;
 use crate::dialect::{stop_reason, Dialect, StopReason};
 use crate::text::{ms, ms_or, plural};
 use crate::trace::{ReadChunk, TimeoutKind, TraceEnd, TRACE_BYTES_CAP};
@@ -25,7 +27,7 @@ pub type Rule = fn(&RunFacts) -> Option<Finding>;
 pub const END_RULES: [Rule; 5] = [network_error, timeout, cancelled, no_content, stream_error];
 
 /// The rules about the stream itself, in report order (after the path findings).
-pub const STREAM_RULES: [Rule; 11] = [
+pub const STREAM_RULES: [Rule; 12] = [
     truncated,
     max_tokens,
     malformed_json,
@@ -37,6 +39,7 @@ pub const STREAM_RULES: [Rule; 11] = [
     keepalive_comments,
     role_only_first_chunk,
     trace_capped,
+    text_capped,
 ];
 
 /// Said by every time-out and cancel finding: what arrived before is not thrown away.
@@ -609,6 +612,29 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
         )
         .evidence(json!({"cap_bytes": TRACE_BYTES_CAP, "kept_bytes": kept, "elided_reads": reads,
             "elided_bytes": bytes, "reanalysed": reanalysed})),
+    )
+}
+
+/// `text_capped` (info): the answer or the reasoning passed [`MAX_TEXT_BYTES`]; the rest was counted.
+pub fn text_capped(run: &RunFacts) -> Option<Finding> {
+    let analysis = run.analysis;
+    if analysis.dropped_text_chars == 0 {
+        return None;
+    }
+    Some(
+        Finding::new(
+            FindingCode::TextCapped,
+            Severity::Info,
+            "The answer was too long to keep whole",
+            format!(
+                "The page keeps the first {} of the answer (and of the reasoning); {} after that were counted \
+                 (every figure includes them) but not kept, so the text shown and exported stops there.",
+                crate::text::bytes(MAX_TEXT_BYTES as f64),
+                plural(analysis.dropped_text_chars, "character", "characters"),
+            ),
+        )
+        .evidence(json!({"cap_bytes": MAX_TEXT_BYTES, "dropped_chars": analysis.dropped_text_chars,
+            "content_chars": analysis.content_chars})),
     )
 }
 

@@ -140,7 +140,7 @@ impl Metrics {
             events_per_read_p50,
             events_per_read_p99,
             bytes: trace.body_bytes(),
-            content_chars: analysis.text.chars().count(),
+            content_chars: analysis.content_chars.max(analysis.text.chars().count()),
             output_tokens_per_s,
             e2e_tokens_per_s,
             cache: analysis

@@ -56,6 +56,12 @@ async fn answer(
             let ending = stream::chat_completions(socket, request, state).await?;
             return Ok(After::from(ending));
         }
+        ("GET" | "POST", path) if path.starts_with("/hostile/") => {
+            if crate::scenarios::hostile::serve(socket, request).await? {
+                return Ok(After::Close);
+            }
+            not_found(request)
+        }
         (_, "/v1/chat/completions" | "/stream") => {
             Fixed::json(405, &openai_error(405, "use GET or POST"))
                 .with_header("Allow", "GET, POST, OPTIONS")

@@ -10,12 +10,14 @@
 //!   SSE text) and their wire messages.
 //! - [`stream`]: the delivery modes (`stream`, `collect`, `raw`, `malformed`, `stall`, `bursts`, ...),
 //!   dispatched from one entry point.
+//! - [`hostile`]: the hostile corpus at `/hostile/<case>`, malformed and hostile streams to survive.
 //! - [`triage`] and [`errors`]: forced failures (statuses, HTML error pages, keys, models, CORS) and
 //!   their bodies in each vendor's shape.
 
 pub mod chunks;
 pub mod dialect_events;
 pub mod errors;
+pub mod hostile;
 pub mod passage;
 pub mod schedule;
 pub mod settings;

@@ -291,3 +291,26 @@ fn long_line_says_an_event_was_cut_at_max_event_bytes() {
     assert_eq!(f.evidence["event_limit_bytes"].as_u64(), Some(MAX_EVENT_BYTES as u64));
     assert!(f.detail.contains("1 event carried more than the 1.00 MiB"), "{}", f.detail);
 }
+
+/// Regression (issue 10, hostile corpus): 50 MB of raw text kept three copies of itself (the analysis
+/// text, every event's text, the live view): 300 MB of wasm memory. Past the cap it is counted only.
+#[test]
+fn text_past_its_cap_is_counted_not_kept() {
+    let piece = "word ".repeat(64 * 1024 / 5);
+    let reads: Vec<(f64, String)> = (0..100).map(|i| (10.0 + i as f64, piece.clone())).collect();
+    let total_chars: usize = reads.iter().map(|(_, r)| r.chars().count()).sum();
+    let t = Trace::from_reads(200, "text/plain", 5.0, reads, crate::trace::TraceEnd::Complete { at_ms: 200.0 });
+    let facts = Facts::of(t);
+    let run = facts.run();
+    assert_eq!(run.analysis.text.len(), MAX_TEXT_BYTES);
+    assert_eq!(run.metrics.content_chars, total_chars, "every character is counted");
+    let kept_in_events: usize = run.analysis.content_events().map(|e| match &e.kind {
+        crate::analysis::EventKind::Content(s) => s.len(),
+        _ => 0,
+    }).sum();
+    assert_eq!(kept_in_events, MAX_TEXT_BYTES, "events past the cap carry no text");
+    let f = text_capped(&run).expect("text_capped");
+    assert_eq!((f.code, f.severity), (FindingCode::TextCapped, Severity::Info));
+    assert_eq!(f.evidence["dropped_chars"].as_u64(), Some((total_chars - MAX_TEXT_BYTES) as u64));
+    silent_on_healthy(text_capped);
+}
