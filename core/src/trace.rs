@@ -141,8 +141,20 @@ pub struct ModelsProbe {
     pub url: String,
     /// HTTP status, `None` when the request failed.
     pub status: Option<u16>,
-    /// Model ids listed in an OpenAI-style `{"data": [{"id": …}]}` answer.
+    /// Model ids listed in an OpenAI-style `{"data": [{"id": …}]}` answer: the first
+    /// 1000 (`dialect::models_list::MODEL_IDS_KEPT`).
     pub ids: Vec<String>,
+    /// How many ids the answer listed in all, when that is more than `ids` kept (`None`: `ids` is the
+    /// whole list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_total: Option<usize>,
+}
+
+impl ModelsProbe {
+    /// How many ids the answer listed, kept or not.
+    pub fn ids_listed(&self) -> usize {
+        self.ids_total.unwrap_or(0).max(self.ids.len())
+    }
 }
 
 /// Resource Timing figures for the request, when the server allowed them (`Timing-Allow-Origin`).
