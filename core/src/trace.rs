@@ -33,9 +33,10 @@ impl ReadChunk {
         ReadChunk { at_ms, bytes, elided_bytes: 0 }
     }
 
-    /// How many bytes the read delivered, kept or not: read lengths are always read through this.
+    /// How many bytes the read delivered, kept or not: read lengths are always read through this
+    /// (saturating: an imported `elided_bytes` may be anything).
     pub fn len_bytes(&self) -> usize {
-        self.bytes.len() + self.elided_bytes
+        self.bytes.len().saturating_add(self.elided_bytes)
     }
 }
 
@@ -234,9 +235,9 @@ impl Trace {
         }
     }
 
-    /// Total body bytes received (kept or not).
+    /// Total body bytes received (kept or not), saturating at `usize::MAX`.
     pub fn body_bytes(&self) -> usize {
-        self.reads.iter().map(ReadChunk::len_bytes).sum()
+        self.reads.iter().fold(0, |sum, r| sum.saturating_add(r.len_bytes()))
     }
 
     /// Body bytes the trace kept (at most [`TRACE_BYTES_CAP`] when reads were appended with

@@ -1,7 +1,7 @@
 //! Reports: the JSON of one run (this module: the automation contract's top-level fields, DESIGN.md, plus
 //! the rest of the metrics, the findings and the raw facts that identify the run), several runs of one
 //! target ([`runs`]), an A/B comparison ([`compare`]), the report of one press of Run ([`campaign`]), the
-//! hand-off file ([`export`]) and a Markdown summary ([`markdown`]).
+//! hand-off file ([`export`], checked on import by [`import_check`]) and a Markdown summary ([`markdown`]).
 //!
 //! Depends on [`crate::findings`], [`crate::config`] (an export carries the page configuration) and
 //! below.
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub mod campaign;
 pub mod compare;
 pub mod export;
+pub mod import_check;
 pub mod markdown;
 pub mod runs;
 

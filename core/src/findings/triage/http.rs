@@ -471,7 +471,7 @@ mod tests {
         let f = finding(&t);
         assert!(f.detail.contains("The server lists 5000 models, among them: m-0, m-1,"), "{}", f.detail);
         let long_model = "x".repeat(MODEL_ID_MAX_BYTES + 1);
-        assert_eq!(closest_id(&long_model, &[long_model.clone()]), None);
+        assert_eq!(closest_id(&long_model, std::slice::from_ref(&long_model)), None);
     }
 
     #[test]
