@@ -357,4 +357,15 @@ mod tests {
         t.push_read(4.0, vec![b'b'; 5]);
         assert_eq!((t.kept_bytes(), t.body_bytes()), (15, 15));
     }
+
+    /// Regression: an imported read of `elided_bytes: usize::MAX` overflowed `len_bytes` and the sums
+    /// of read lengths (a panic in a debug build).
+    #[test]
+    fn len_bytes_of_an_absurd_elided_read_saturates() {
+        let mut t = Trace::default();
+        t.reads.push(ReadChunk { at_ms: 1.0, bytes: b"x".to_vec(), elided_bytes: usize::MAX });
+        t.reads.push(ReadChunk { at_ms: 2.0, bytes: Vec::new(), elided_bytes: usize::MAX });
+        assert_eq!(t.reads[0].len_bytes(), usize::MAX);
+        assert_eq!(t.body_bytes(), usize::MAX);
+    }
 }
