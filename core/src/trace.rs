@@ -33,9 +33,10 @@ impl ReadChunk {
         ReadChunk { at_ms, bytes, elided_bytes: 0 }
     }
 
-    /// How many bytes the read delivered, kept or not: read lengths are always read through this.
+    /// How many bytes the read delivered, kept or not: read lengths are always read through this
+    /// (saturating: an imported `elided_bytes` may be anything).
     pub fn len_bytes(&self) -> usize {
-        self.bytes.len() + self.elided_bytes
+        self.bytes.len().saturating_add(self.elided_bytes)
     }
 }
 
@@ -141,8 +142,20 @@ pub struct ModelsProbe {
     pub url: String,
     /// HTTP status, `None` when the request failed.
     pub status: Option<u16>,
-    /// Model ids listed in an OpenAI-style `{"data": [{"id": …}]}` answer.
+    /// Model ids listed in an OpenAI-style `{"data": [{"id": …}]}` answer: the first
+    /// 1000 (`dialect::models_list::MODEL_IDS_KEPT`).
     pub ids: Vec<String>,
+    /// How many ids the answer listed in all, when that is more than `ids` kept (`None`: `ids` is the
+    /// whole list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_total: Option<usize>,
+}
+
+impl ModelsProbe {
+    /// How many ids the answer listed, kept or not.
+    pub fn ids_listed(&self) -> usize {
+        self.ids_total.unwrap_or(0).max(self.ids.len())
+    }
 }
 
 /// Resource Timing figures for the request, when the server allowed them (`Timing-Allow-Origin`).
@@ -222,9 +235,9 @@ impl Trace {
         }
     }
 
-    /// Total body bytes received (kept or not).
+    /// Total body bytes received (kept or not), saturating at `usize::MAX`.
     pub fn body_bytes(&self) -> usize {
-        self.reads.iter().map(ReadChunk::len_bytes).sum()
+        self.reads.iter().fold(0, |sum, r| sum.saturating_add(r.len_bytes()))
     }
 
     /// Body bytes the trace kept (at most [`TRACE_BYTES_CAP`] when reads were appended with
@@ -343,5 +356,16 @@ mod tests {
         let mut t = Trace::from_reads(200, "text/plain", 1.0, vec![(2.0, vec![b'a'; 10])], TraceEnd::Complete { at_ms: 3.0 });
         t.push_read(4.0, vec![b'b'; 5]);
         assert_eq!((t.kept_bytes(), t.body_bytes()), (15, 15));
+    }
+
+    /// Regression: an imported read of `elided_bytes: usize::MAX` overflowed `len_bytes` and the sums
+    /// of read lengths (a panic in a debug build).
+    #[test]
+    fn len_bytes_of_an_absurd_elided_read_saturates() {
+        let mut t = Trace::default();
+        t.reads.push(ReadChunk { at_ms: 1.0, bytes: b"x".to_vec(), elided_bytes: usize::MAX });
+        t.reads.push(ReadChunk { at_ms: 2.0, bytes: Vec::new(), elided_bytes: usize::MAX });
+        assert_eq!(t.reads[0].len_bytes(), usize::MAX);
+        assert_eq!(t.body_bytes(), usize::MAX);
     }
 }

@@ -206,3 +206,28 @@ fn proxy_sentence_describes_the_bursts_it_saw() {
         c.summary
     );
 }
+
+/// Regression: the prompt cache summed over runs with `+`, so two runs reporting `u64::MAX` cache hits
+/// panicked (debug) or wrapped (release).
+#[test]
+fn cache_over_runs_of_u64_max_tokens_saturates() {
+    let max = u64::MAX;
+    let usage = format!(
+        "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{max},\"completion_tokens\":{max},\"prompt_cache_hit_tokens\":{max},\"prompt_cache_miss_tokens\":{max}}}}}\n\ndata: [DONE]\n\n"
+    );
+    let content = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n";
+    let trace = Trace::from_reads(
+        200,
+        "text/event-stream",
+        10.0,
+        vec![(20.0, content.to_string()), (30.0, content.to_string()), (40.0, usage)],
+        TraceEnd::Complete { at_ms: 41.0 },
+    );
+    let report = Report::from_trace(&trace);
+    assert_eq!(report.tpot_n, Some(max));
+    assert!(report.tpot_ms.is_some_and(f64::is_finite));
+    let summary = RunsSummary::of(vec![report.clone(), report]);
+    let cache = summary.cache.unwrap();
+    assert_eq!((cache.hit_tokens, cache.miss_tokens), (max, max));
+    assert_eq!(cache.hit_ratio, Some(0.5));
+}

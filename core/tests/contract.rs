@@ -444,15 +444,15 @@ mod cases {
                 let mut t = http_error(404, "application/json",
                     "{\"error\":{\"message\":\"The model `lab-20` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}");
                 t.probes.models = vec![ModelsProbe { url: "http://127.0.0.1:8787/v1/models".into(), status: Some(200),
-                    ids: vec!["lab-10ms".into(), "lab-20ms".into(), "lab-40ms".into()] }];
+                    ids: vec!["lab-10ms".into(), "lab-20ms".into(), "lab-40ms".into()], ids_total: None }];
                 t
             })),
             ("missing_v1_probed".into(), report({
                 let mut t = http_error(404, "text/plain", "404 page not found");
                 t.request = request("http://127.0.0.1:8787/chat/completions");
                 t.probes.models = vec![
-                    ModelsProbe { url: "http://127.0.0.1:8787/models".into(), status: Some(404), ids: vec![] },
-                    ModelsProbe { url: "http://127.0.0.1:8787/v1/models".into(), status: Some(200), ids: vec!["a".into(), "b".into()] },
+                    ModelsProbe { url: "http://127.0.0.1:8787/models".into(), status: Some(404), ids: vec![], ids_total: None },
+                    ModelsProbe { url: "http://127.0.0.1:8787/v1/models".into(), status: Some(200), ids: vec!["a".into(), "b".into()], ids_total: None },
                 ];
                 t
             })),

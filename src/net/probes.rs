@@ -1,13 +1,16 @@
 //! Follow-up requests after a failure, made only once the measured run is over (they never touch its
 //! timing): a `no-cors` request tells a CORS refusal (a server answered) from an unreachable host
-//! (nothing did), and `GET …/models` tells a missing `/v1` or lists the model ids that exist.
+//! (nothing did), and `GET …/models` tells a missing `/v1` or lists the model ids that exist. A models
+//! answer is read as a stream and at most [`MODELS_BODY_MAX_BYTES`] (1 MiB) of it is kept: the reader is
+//! cancelled there (the bug this avoids: `response.text()` held any answer whole, however large).
 
-use js_sys::Promise;
-use streamscope_core::config::page_config::{model_ids, models_probe_urls};
+use js_sys::{Promise, Reflect, Uint8Array};
+use streamscope_core::config::page_config::models_probe_urls;
+use streamscope_core::dialect::models_list::{model_ids, MODELS_BODY_MAX_BYTES};
 use streamscope_core::secrets::{redact_url, Scrubber, Secret};
 use streamscope_core::trace::{ModelsProbe, Probes, TraceEnd};
-use wasm_bindgen::JsCast;
-use web_sys::{AbortController, RequestInit, RequestMode, Response};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, RequestMode, Response};
 
 use super::race::{race_with_deadline, Raced};
 use super::request::RunSpec;
@@ -79,14 +82,40 @@ async fn models(url: &str, headers: &[(String, Secret)], scrubber: &Scrubber) ->
     };
     probe.status = Some(response.status());
     if response.ok() {
-        if let Ok(text) = response.text() {
-            if let Raced::Value(body) = race_with_deadline(text, Some(PROBE_LIMIT_MS)).await {
-                probe.ids = model_ids(&body.as_string().unwrap_or_default())
-                    .into_iter()
-                    .map(|id| scrubber.scrub_str(&id))
-                    .collect();
-            }
-        }
+        let body = read_capped(&response, MODELS_BODY_MAX_BYTES).await;
+        let list = model_ids(&String::from_utf8_lossy(&body));
+        probe.ids_total = list.is_cut().then_some(list.total);
+        // A server may list what it was sent (the key among its "ids"): scrubbed like everything else.
+        probe.ids = list.ids.into_iter().map(|id| scrubber.scrub_str(&id)).collect();
     }
     probe
+}
+
+/// The body's first `cap_bytes` at most, read chunk by chunk (each read within [`PROBE_LIMIT_MS`]); the
+/// reader is cancelled once the cap is reached, so a huge answer is never held whole.
+async fn read_capped(response: &Response, cap_bytes: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let Some(stream) = response.body() else {
+        return out;
+    };
+    let Ok(reader) = stream.get_reader().dyn_into::<ReadableStreamDefaultReader>() else {
+        return out;
+    };
+    let (done_key, value_key) = (JsValue::from_str("done"), JsValue::from_str("value"));
+    while out.len() < cap_bytes {
+        let Raced::Value(result) = race_with_deadline(reader.read(), Some(PROBE_LIMIT_MS)).await else {
+            break;
+        };
+        if Reflect::get(&result, &done_key).map(|d| d.is_truthy()).unwrap_or(true) {
+            return out;
+        }
+        if let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>()) {
+            let take = (chunk.length() as usize).min(cap_bytes - out.len());
+            let start = out.len();
+            out.resize(start + take, 0);
+            chunk.subarray(0, take as u32).copy_to(&mut out[start..]);
+        }
+    }
+    let _ = reader.cancel();
+    out
 }

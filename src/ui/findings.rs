@@ -25,7 +25,9 @@ pub fn Findings(session: Session) -> impl IntoView {
         (_, Some(report)) => (report.verdict.as_str().to_string(), verdict_sentence(&report.verdict).to_string()),
         _ => ("idle".to_string(), "Press Run to measure the stream.".to_string()),
     };
-    let findings = move || session.report.get().map(|r| r.findings).unwrap_or_default();
+    // Keyed by position as well as content: two findings alike (core keeps one per code, but an imported
+    // report is shown as written) must not share a key, or `<For>` drops or misplaces rows.
+    let findings = move || session.report.get().map(|r| r.findings).unwrap_or_default().into_iter().enumerate();
     // In a campaign of several runs, this card shows the last one: say which.
     let which_run = move || {
         let (done, planned) = session.progress.get();
@@ -62,8 +64,8 @@ pub fn Findings(session: Session) -> impl IntoView {
             <ul class="findings" data-testid="findings">
                 <For
                     each=findings
-                    key=|f: &Finding| format!("{}:{}", f.code, f.detail)
-                    children=move |f: Finding| {
+                    key=|(i, f): &(usize, Finding)| format!("{i}:{}:{}", f.code, f.detail)
+                    children=move |(_, f): (usize, Finding)| {
                         let severity = format::severity(f.severity);
                         view! {
                             <li class=format!("finding sev-{severity}") data-testid=format!("finding-{}", f.code)>

@@ -299,23 +299,6 @@ pub fn body_with_model(body: &str, model: &str) -> Option<String> {
     Some(v.to_string())
 }
 
-/// Model ids from an OpenAI-style `GET /models` answer (`{"data": [{"id": …}]}`), or Ollama's
-/// `{"models": [{"name": …}]}`; empty for anything else.
-pub fn model_ids(body: &str) -> Vec<String> {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
-        return Vec::new();
-    };
-    let list = v.get("data").or_else(|| v.get("models")).and_then(|d| d.as_array());
-    list.map(|items| {
-        items
-            .iter()
-            .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(|id| id.as_str()))
-            .map(str::to_owned)
-            .collect()
-    })
-    .unwrap_or_default()
-}
-
 /// Percent-encodes a query value (everything but unreserved characters, RFC 3986).
 pub fn percent_encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -470,14 +453,6 @@ mod tests {
         assert_eq!(serde_json::from_str::<serde_json::Value>(&b).unwrap(), serde_json::json!({"model":"y","stream":true}));
         assert_eq!(body_with_model(r#"{"stream":true}"#, "y"), None);
         assert_eq!(body_with_model("not json", "y"), None);
-    }
-
-    #[test]
-    fn model_ids_read_openai_and_ollama_lists() {
-        assert_eq!(model_ids(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#), vec!["a", "b"]);
-        assert_eq!(model_ids(r#"{"models":[{"name":"llama3"}]}"#), vec!["llama3"]);
-        assert!(model_ids("<html>").is_empty());
-        assert!(model_ids(r#"{"data": 3}"#).is_empty());
     }
 
     #[test]

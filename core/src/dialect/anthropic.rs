@@ -10,7 +10,8 @@
 //!
 //! Usage: `prompt_tokens` = `input_tokens` + `cache_read_input_tokens` + `cache_creation_input_tokens`
 //! (Anthropic's `input_tokens` counts only the uncached part), both cache fields kept as sent;
-//! `completion_tokens` = `output_tokens` (thinking included; Anthropic does not break it down).
+//! `completion_tokens` = `output_tokens` (thinking included; Anthropic does not break it down). A sum
+//! past `u64::MAX` is left out, never wrapped (see [`crate::dialect::usage`]).
 
 use serde_json::Value;
 
@@ -18,7 +19,7 @@ use super::EventKind;
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::stop_reason;
-use super::usage::{as_count, Usage};
+use super::usage::{as_count, checked_sum, Usage};
 
 /// The `type`s of Anthropic Messages stream events.
 const EVENT_TYPES: [&str; 7] = [
@@ -50,12 +51,12 @@ pub fn usage(v: &Value, with_output: bool) -> Option<Usage> {
     let input = as_count(v.get("input_tokens"));
     let read = as_count(v.get("cache_read_input_tokens"));
     let creation = as_count(v.get("cache_creation_input_tokens"));
-    let prompt = input.map(|i| i + read.unwrap_or(0) + creation.unwrap_or(0));
+    let prompt = input.and_then(|i| checked_sum(&[Some(i), read, creation]));
     let completion = as_count(v.get("output_tokens")).filter(|_| with_output);
     let u = Usage {
         prompt_tokens: prompt,
         completion_tokens: completion,
-        total_tokens: prompt.zip(completion).map(|(p, c)| p + c),
+        total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
         cache_read_input_tokens: read,
         cache_creation_input_tokens: creation,
         ..Usage::default()

@@ -13,7 +13,7 @@ use super::EventKind;
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::stop_reason;
-use super::usage::{as_count, Usage};
+use super::usage::{as_count, checked_sum, Usage};
 
 /// Whether a JSON object looks like a Gemini `GenerateContentResponse` chunk.
 pub fn is_gemini_chunk(v: &Value) -> bool {
@@ -27,10 +27,7 @@ pub fn usage(v: &Value) -> Option<Usage> {
     v.as_object()?;
     let candidates = as_count(v.get("candidatesTokenCount"));
     let thoughts = as_count(v.get("thoughtsTokenCount"));
-    let completion = match (candidates, thoughts) {
-        (None, None) => None,
-        (c, t) => Some(c.unwrap_or(0) + t.unwrap_or(0)),
-    };
+    let completion = checked_sum(&[candidates, thoughts]);
     let u = Usage {
         prompt_tokens: as_count(v.get("promptTokenCount")),
         completion_tokens: completion,

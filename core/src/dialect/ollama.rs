@@ -54,7 +54,7 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
             let u = Usage {
                 prompt_tokens: prompt,
                 completion_tokens: completion,
-                total_tokens: prompt.zip(completion).map(|(p, c)| p + c),
+                total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
                 ..Usage::default()
             };
             ChunkFacts::push_usage(&mut kinds, &mut reported, Some(u));

@@ -4,6 +4,24 @@
 //! (cached or not), `completion_tokens` everything generated (reasoning included), `reasoning_tokens` the
 //! reasoning part of it. Dialects that report in several messages (Anthropic `message_start` then
 //! `message_delta`, Gemini on every chunk) are combined with [`Usage::merge`].
+//!
+//! What counts as a count ([`as_count`]): a count is whatever a server sent, so it is read strictly and
+//! combined without overflow (the bug this guards: `input_tokens + cache_read_input_tokens` of a
+//! `u64::MAX` usage panicked in a debug build and wrapped to a small number in a release build).
+//!
+//! - A JSON integer from 0 to `u64::MAX` is taken as it is.
+//! - A float is taken only when it is exact: finite, not negative, without a fraction and at most
+//!   2^53 ([`MAX_EXACT_FLOAT_COUNT`], the range where every integer is exactly a float): `12.0` is 12,
+//!   while `1e30` is ignored (past 2^53 the number is not the count the server meant).
+//! - Anything else is not a count and is ignored, as if the field were absent: a negative number
+//!   (`-1`), a fraction (`12.5`), a string (`"12"`: no API sends one, and guessing would hide a broken
+//!   server), `null`, `true`, an array or an object.
+//!
+//! Counts derived from several fields (Anthropic's prompt = `input_tokens` + both cache fields, Gemini's
+//! completion = candidates + thoughts, Anthropic's and Ollama's `total_tokens`) use [`checked_sum`] or
+//! `checked_add`: a sum past `u64::MAX` is no count either, so the derived field is left out (`None`),
+//! never wrapped nor pinned at the maximum. Differences saturate at 0 ([`Usage::answer_tokens`], the
+//! cache figures); sums over runs saturate ([`crate::report::runs`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -42,14 +60,28 @@ pub struct Usage {
     pub cache_creation_input_tokens: Option<u64>,
 }
 
-/// A JSON number as a token count (non-negative integers; integral floats such as `12.0` accepted).
-pub(crate) fn as_count(v: Option<&Value>) -> Option<u64> {
+/// The largest float taken as a count: 2^53, below which every integer is exactly a float.
+pub const MAX_EXACT_FLOAT_COUNT: f64 = 9_007_199_254_740_992.0;
+
+/// A JSON value as a token count, `None` when it is not one (see the module docs: non-negative
+/// integers up to `u64::MAX`, integral floats up to [`MAX_EXACT_FLOAT_COUNT`]; never a string).
+pub fn as_count(v: Option<&Value>) -> Option<u64> {
     let v = v?;
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.is_finite() && *f >= 0.0 && f.fract() == 0.0 && *f <= u64::MAX as f64)
-            .map(|f| f as u64)
-    })
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    // `as_f64` is also `Some` for a negative integer: the filter refuses it like any negative float.
+    v.as_f64()
+        .filter(|f| f.is_finite() && *f >= 0.0 && f.fract() == 0.0 && *f <= MAX_EXACT_FLOAT_COUNT)
+        .map(|f| f as u64)
+}
+
+/// The sum of the counts that are present, `None` when none is or when the sum passes `u64::MAX` (a
+/// sum that does not fit is no count: it is left out, never wrapped).
+pub fn checked_sum(counts: &[Option<u64>]) -> Option<u64> {
+    let mut present = counts.iter().flatten().peekable();
+    present.peek()?;
+    present.try_fold(0u64, |sum, &n| sum.checked_add(n))
 }
 
 impl Usage {
@@ -205,5 +237,74 @@ mod tests {
             Some(12)
         );
         assert_eq!(Usage::from_openai(&json!({"completion_tokens": -1})), None);
+    }
+
+    /// Regression: a usage of `u64::MAX` made the adapters' sums panic (debug) or wrap (release).
+    #[test]
+    fn u64_max_usage_sums_never_overflow_in_any_adapter() {
+        let max = u64::MAX;
+        let anthropic = crate::dialect::anthropic::usage(
+            &json!({"input_tokens": max, "cache_read_input_tokens": max, "cache_creation_input_tokens": 1,
+                "output_tokens": max}),
+            true,
+        )
+        .unwrap();
+        assert_eq!(anthropic.prompt_tokens, None, "a prompt sum past u64::MAX is no count");
+        assert_eq!(anthropic.total_tokens, None);
+        assert_eq!((anthropic.completion_tokens, anthropic.cache_read_input_tokens), (Some(max), Some(max)));
+        let gemini = crate::dialect::gemini::usage(&json!({"candidatesTokenCount": max, "thoughtsTokenCount": 2}))
+            .unwrap();
+        assert_eq!((gemini.completion_tokens, gemini.reasoning_tokens), (None, Some(2)));
+        let ollama = crate::dialect::ollama::line_facts(&json!({"done": true, "prompt_eval_count": max,
+            "eval_count": max}))
+        .usage
+        .unwrap();
+        assert_eq!((ollama.prompt_tokens, ollama.completion_tokens, ollama.total_tokens), (Some(max), Some(max), None));
+        // Sums that fit are still made, up to u64::MAX exactly.
+        let fits = crate::dialect::anthropic::usage(&json!({"input_tokens": max - 5, "cache_read_input_tokens": 5}), false)
+            .unwrap();
+        assert_eq!(fits.prompt_tokens, Some(max));
+        let u = Usage { completion_tokens: Some(max), reasoning_tokens: Some(max), ..Usage::default() };
+        assert_eq!(u.answer_tokens(), Some(max));
+    }
+
+    /// Regression: odd usage values (huge, negative, strings, null, fractions) must be ignored or taken
+    /// exactly, never wrapped nor guessed.
+    #[test]
+    fn odd_usage_values_are_ignored_or_taken_exactly() {
+        let count = |v: Value| as_count(Some(&v));
+        assert_eq!(count(json!(1e30)), None, "beyond 2^53 a float is not an exact count");
+        assert_eq!(count(json!(-1)), None);
+        assert_eq!(count(json!(-1.0)), None);
+        assert_eq!(count(json!("12")), None, "a string is not a count");
+        assert_eq!(count(Value::Null), None);
+        assert_eq!(count(json!(12.5)), None, "a fraction is not a count");
+        assert_eq!(count(json!(true)), None);
+        assert_eq!(count(json!([12])), None);
+        assert_eq!(count(json!(12.0)), Some(12));
+        assert_eq!(count(json!(-0.0)), Some(0));
+        assert_eq!(count(json!(u64::MAX)), Some(u64::MAX), "an integer is exact up to u64::MAX");
+        assert_eq!(count(json!(MAX_EXACT_FLOAT_COUNT)), Some(1 << 53));
+        assert_eq!(count(json!(MAX_EXACT_FLOAT_COUNT * 2.0)), None);
+        assert_eq!(count(json!(f64::MAX)), None);
+        // From stream text, where serde_json decides integer or float: past u64::MAX it is a float.
+        let parsed = |text: &str| count(serde_json::from_str(text).unwrap());
+        assert_eq!(parsed("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parsed("18446744073709551616"), None);
+        assert_eq!(parsed("1e30"), None);
+        assert_eq!(parsed("12.000"), Some(12));
+        // Ignored values leave the field absent, and a usage of nothing but ignored values is no usage.
+        assert_eq!(Usage::from_openai(&json!({"prompt_tokens": "12", "completion_tokens": null,
+            "total_tokens": 1e30, "prompt_tokens_details": {"cached_tokens": -1}})), None);
+        let u = Usage::from_openai(&json!({"prompt_tokens": 12.5, "completion_tokens": 7})).unwrap();
+        assert_eq!((u.prompt_tokens, u.completion_tokens), (None, Some(7)));
+    }
+
+    #[test]
+    fn checked_sum_of_present_counts() {
+        assert_eq!(checked_sum(&[None, None]), None);
+        assert_eq!(checked_sum(&[Some(1), None, Some(2)]), Some(3));
+        assert_eq!(checked_sum(&[Some(u64::MAX), Some(0)]), Some(u64::MAX));
+        assert_eq!(checked_sum(&[Some(u64::MAX), Some(1)]), None);
     }
 }

@@ -11,7 +11,8 @@
 //! [`path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
 //! `slow_first_token`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`, `malformed_json`,
 //! `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`, `keepalive_comments`,
-//! `role_only_first_chunk`, `trace_capped`). Findings are ordered by severity (errors first), then in that order.
+//! `role_only_first_chunk`, `trace_capped`). Findings are ordered by severity (errors first), then in that order,
+//! and each code appears at most once ([`one_per_code`], the one place that guarantees it).
 //!
 //! Depends on [`crate::verdict`], [`crate::measure`], [`crate::analysis`] and below.
 
@@ -357,7 +358,15 @@ pub fn diagnose_with(
     out.extend(path);
     out.extend(rules::STREAM_RULES.iter().filter_map(|rule| rule(&run)));
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    out
+    one_per_code(out)
+}
+
+/// Keeps the first finding of each code (after the severity sort: the most severe, then the first in
+/// rule order), so a report never lists a code twice whatever the rules do: automation reads findings
+/// by code, and the page keys its list by it. Linear in the findings.
+pub fn one_per_code(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut seen = std::collections::HashSet::new();
+    findings.into_iter().filter(|f| seen.insert(f.code.clone())).collect()
 }
 
 #[cfg(test)]
@@ -826,5 +835,38 @@ mod tests {
         assert_eq!(f.evidence["reanalysed"], true);
         assert!(f.detail.contains("from the reads' times and lengths only"), "{}", f.detail);
         assert!(!codes(&sse(vec![(1.0, content("a"))], complete(2.0))).contains(&FindingCode::TraceCapped));
+    }
+
+    /// Regression: the page keyed its findings list by code and detail, so two findings alike broke the
+    /// list; core now keeps one finding per code, the most severe.
+    #[test]
+    fn duplicate_codes_keep_one_finding_the_most_severe() {
+        let f = |code: FindingCode, severity, detail: &str| Finding::new(code, severity, "t", detail);
+        let mut list = vec![
+            f(FindingCode::Truncated, Severity::Warning, "second"),
+            f(FindingCode::Framing, Severity::Info, "framing"),
+            f(FindingCode::Truncated, Severity::Error, "first"),
+            f(FindingCode::Truncated, Severity::Error, "first"),
+        ];
+        list.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        let kept = one_per_code(list);
+        let codes: Vec<_> = kept.iter().map(|f| (f.code.clone(), f.detail.as_str())).collect();
+        assert_eq!(codes, [(FindingCode::Truncated, "first"), (FindingCode::Framing, "framing")]);
+    }
+
+    /// A run that trips many rules at once (mixed content, a probed network failure mid-body, malformed
+    /// and invalid bytes, keep-alives) still lists each code once.
+    #[test]
+    fn a_report_lists_each_code_once() {
+        let mut t = sse(
+            vec![(10.0, ": ping\n\n".into()), (20.0, content("a")), (30.0, "data: {broken\n\ndata: \u{fffd}\n\n".into())],
+            TraceEnd::NetworkError { at_ms: 40.0, message: "reset".into(), during_body: true },
+        );
+        t.request.url = "http://example.com/v1/v1/chat/completions/ ".into();
+        t.request.page_protocol = Some("https:".into());
+        t.probes.no_cors_reached = Some(true);
+        let codes = codes(&t);
+        let unique: std::collections::HashSet<_> = codes.iter().collect();
+        assert_eq!(unique.len(), codes.len(), "{codes:?}");
     }
 }

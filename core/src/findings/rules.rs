@@ -585,7 +585,7 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
         return None;
     }
     let reads = elided.len();
-    let bytes: usize = elided.iter().map(|r| r.elided_bytes).sum();
+    let bytes = elided.iter().fold(0usize, |sum, r| sum.saturating_add(r.elided_bytes));
     let kept = trace.kept_bytes();
     let reanalysed = run.analysis.bytes < trace.body_bytes();
     let how = if reanalysed {

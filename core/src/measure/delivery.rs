@@ -248,7 +248,7 @@ impl DeliveryStats {
                     g.reads += 1;
                     g.events += content_per_read[i];
                     g.messages += messages_of(i);
-                    g.bytes += read.len_bytes();
+                    g.bytes = g.bytes.saturating_add(read.len_bytes());
                 }
                 last => {
                     let since = last.map_or(trace.headers_ms.unwrap_or(0.0), |g| g.end_ms);
@@ -271,7 +271,7 @@ impl DeliveryStats {
         // like several messages' worth, a burst.
         let span = content_span(analysis).unwrap_or((0, n_reads.saturating_sub(1)));
         let span_reads = || trace.reads.iter().enumerate().skip(span.0).take(span.1.saturating_sub(span.0) + 1);
-        let span_bytes: usize = span_reads().map(|(_, r)| r.len_bytes()).sum();
+        let span_bytes = span_reads().fold(0usize, |sum, (_, r)| sum.saturating_add(r.len_bytes()));
         let span_messages: usize = span_reads().map(|(i, _)| messages_of(i)).sum();
         let mean_message_bytes = (span_messages > 0).then(|| span_bytes as f64 / span_messages as f64);
         let is_burst = |g: &Group| {

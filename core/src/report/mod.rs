@@ -1,7 +1,7 @@
 //! Reports: the JSON of one run (this module: the automation contract's top-level fields, DESIGN.md, plus
 //! the rest of the metrics, the findings and the raw facts that identify the run), several runs of one
 //! target ([`runs`]), an A/B comparison ([`compare`]), the report of one press of Run ([`campaign`]), the
-//! hand-off file ([`export`]) and a Markdown summary ([`markdown`]).
+//! hand-off file ([`export`], checked on import by [`import_check`]) and a Markdown summary ([`markdown`]).
 //!
 //! Depends on [`crate::findings`], [`crate::config`] (an export carries the page configuration) and
 //! below.
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub mod campaign;
 pub mod compare;
 pub mod export;
+pub mod import_check;
 pub mod markdown;
 pub mod runs;
 
@@ -358,5 +359,28 @@ mod tests {
         json.as_object_mut().unwrap().remove("started_unix_ms");
         let t: Trace = serde_json::from_value(json).unwrap();
         assert_eq!(t.started_unix_ms, None);
+    }
+
+    /// Regression: a trace no browser records (NaN, infinite, negative and unordered times, reads of
+    /// `usize::MAX` bytes, usage counts of `u64::MAX`) must still give a report, never a panic: such a
+    /// trace can reach the core by an edited import or a broken clock.
+    #[test]
+    fn report_of_an_absurd_trace_never_panics() {
+        let max = u64::MAX;
+        let usage = format!("data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{max},\"completion_tokens\":{max},\"prompt_cache_hit_tokens\":{max}}}}}\n\n");
+        let times = [f64::NAN, -5.0, f64::INFINITY, 3.0, f64::NEG_INFINITY, 1e308, 2.0, -1e308];
+        for elided in [0, usize::MAX] {
+            let mut t = Trace::from_reads(200, "text/event-stream", f64::NAN, Vec::<(f64, Vec<u8>)>::new(), TraceEnd::Complete { at_ms: f64::NAN });
+            for (i, at_ms) in times.iter().enumerate() {
+                let bytes = if i == 5 { usage.clone().into_bytes() } else { content("t").into_bytes() };
+                t.reads.push(ReadChunk { at_ms: *at_ms, bytes, elided_bytes: if i % 3 == 2 { elided } else { 0 } });
+            }
+            t.started_unix_ms = Some(f64::NAN);
+            let r = Report::from_trace(&t);
+            assert_eq!(r.reads, times.len());
+            assert!(!r.to_json_pretty().is_empty());
+            let summary = runs::RunsSummary::of(vec![r.clone(), r]);
+            assert!(summary.cache.is_some());
+        }
     }
 }

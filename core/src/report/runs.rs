@@ -161,14 +161,17 @@ impl RunsSummary {
 
         let cached: Vec<_> = runs.iter().filter_map(|r| r.cache.as_ref()).collect();
         let cache = (!cached.is_empty()).then(|| {
-            let hit_tokens: u64 = cached.iter().map(|c| c.hit_tokens).sum();
-            let miss_tokens: u64 = cached.iter().map(|c| c.miss_tokens).sum();
-            let all = hit_tokens + miss_tokens;
+            // Server counts may be anything up to u64::MAX: the sums saturate, and the ratio is taken
+            // over f64 sums so that it stays right when a u64 sum would not fit.
+            let hit_tokens = cached.iter().fold(0u64, |sum, c| sum.saturating_add(c.hit_tokens));
+            let miss_tokens = cached.iter().fold(0u64, |sum, c| sum.saturating_add(c.miss_tokens));
+            let hit_f: f64 = cached.iter().map(|c| c.hit_tokens as f64).sum();
+            let all_f: f64 = hit_f + cached.iter().map(|c| c.miss_tokens as f64).sum::<f64>();
             CacheOverRuns {
                 runs: cached.len(),
                 hit_tokens,
                 miss_tokens,
-                hit_ratio: (all > 0).then(|| hit_tokens as f64 / all as f64),
+                hit_ratio: (all_f > 0.0).then(|| hit_f / all_f),
             }
         });
 

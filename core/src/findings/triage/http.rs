@@ -11,8 +11,11 @@
 //! - `rate_limited`: 429, with `Retry-After` when the header is readable;
 //! - `http_error`: everything else, with plain advice for the status.
 
+use std::collections::HashSet;
+
 use serde_json::{json, Value};
 
+use crate::dialect::models_list::{MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use crate::dialect::error_body::{ErrorBody, ErrorShape};
 use crate::findings::{Finding, FindingCode, Severity, Suggestion};
 use crate::trace::Trace;
@@ -180,11 +183,16 @@ fn is_model_not_found(body: &ErrorBody) -> bool {
 fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     let model = body.message.as_deref().and_then(quoted_model);
     let mut ids: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut probed = Vec::new();
+    // The most ids one answer listed (a list cut at MODEL_IDS_KEPT says how long it was).
+    let mut listed = 0;
     for p in &trace.probes.models {
         probed.push(json!({"url": p.url, "status": p.status}));
+        listed = listed.max(p.ids_listed());
+        // An imported trace may list any number: the finding keeps as many as a probe does.
         for id in &p.ids {
-            if !ids.contains(id) {
+            if ids.len() < MODEL_IDS_KEPT && seen.insert(id.as_str()) {
                 ids.push(id.clone());
             }
         }
@@ -193,6 +201,8 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     let shown: Vec<&str> = ids.iter().take(20).map(String::as_str).collect();
     let alternatives = if ids.is_empty() {
         "No models list could be read (GET …/models); copy the id from the provider's models page.".to_string()
+    } else if listed > ids.len() {
+        format!("The server lists {listed} models, among them: {}, ….", shown.join(", "))
     } else {
         format!(
             "The server lists {}: {}{}.",
@@ -236,12 +246,20 @@ fn quoted_model(message: &str) -> Option<String> {
     message.get(at..)?.split_whitespace().next().map(|m| m.trim_end_matches(['.', ',']).to_string())
 }
 
-/// The listed id closest to `model` (edit distance at most a third of its length), if any.
+/// The listed id closest to `model` (edit distance at most a third of its length), if any. Ids whose
+/// length alone differs by more than that are not compared, and a `model` longer than any id kept
+/// ([`MODEL_ID_MAX_BYTES`]) has none: the work stays bounded by the ids kept.
 fn closest_id(model: &str, ids: &[String]) -> Option<String> {
+    if model.len() > MODEL_ID_MAX_BYTES {
+        return None;
+    }
     let target = model.to_ascii_lowercase();
+    let target_chars = target.chars().count();
+    let limit = (target_chars / 3).max(1);
     ids.iter()
+        .filter(|id| id.len() <= MODEL_ID_MAX_BYTES && id.chars().count().abs_diff(target_chars) <= limit)
         .map(|id| (edit_distance(&target, &id.to_ascii_lowercase()), id))
-        .filter(|(d, _)| *d <= (target.chars().count() / 3).max(1))
+        .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, id)| id.clone())
 }
@@ -301,6 +319,7 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::models_list::model_ids;
     use crate::trace::{ModelsProbe, TraceEnd};
 
     fn error(status: u16, ct: &str, body: &str) -> Trace {
@@ -412,8 +431,8 @@ mod tests {
         let f = finding(&t);
         assert!(f.detail.contains("No models list"), "{}", f.detail);
         t.probes.models = vec![
-            ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200), ids: vec!["streamscope-lab".into(), "lab-10ms".into(), "lab-40ms".into()] },
-            ModelsProbe { url: "http://lab/v1/v1/models".into(), status: Some(404), ids: vec![] },
+            ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200), ids: vec!["streamscope-lab".into(), "lab-10ms".into(), "lab-40ms".into()], ids_total: None },
+            ModelsProbe { url: "http://lab/v1/v1/models".into(), status: Some(404), ids: vec![], ids_total: None },
         ];
         let f = finding(&t);
         assert_eq!(f.evidence["model"], "lab-20ms");
@@ -421,6 +440,38 @@ mod tests {
         assert!(f.detail.contains("streamscope-lab, lab-10ms, lab-40ms"), "{}", f.detail);
         assert!(f.evidence["closest"] == "lab-10ms" || f.evidence["closest"] == "lab-40ms");
         assert_eq!(f.evidence["probes"][1]["status"], 404);
+    }
+
+    /// Regression: the probed ids were de-duplicated with `Vec::contains` (quadratic: two lists of
+    /// 100,000 ids took minutes) and all kept in the finding.
+    #[test]
+    fn model_not_found_with_two_lists_of_100_000_ids_is_quick_and_bounded() {
+        let mut t = json_error(404, &openai("The model `model-77` does not exist", "invalid_request_error", "model_not_found"));
+        let many: Vec<String> = (0..100_000).map(|i| format!("model-{i}")).collect();
+        t.probes.models = vec![
+            ModelsProbe { url: "http://lab/models".into(), status: Some(200), ids: many.clone(), ids_total: None },
+            ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200), ids: many, ids_total: None },
+        ];
+        let start = std::time::Instant::now();
+        let f = finding(&t);
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+        assert_eq!(f.evidence["alternatives"].as_array().unwrap().len(), MODEL_IDS_KEPT);
+        assert_eq!(f.evidence["closest"], "model-77");
+        assert!(f.detail.contains("The server lists 100000 models, among them: model-0, model-1,"), "{}", f.detail);
+    }
+
+    /// A list the probe cut (its answer held more ids than it kept) says how many there were.
+    #[test]
+    fn model_not_found_says_how_long_a_cut_list_was() {
+        let items: Vec<String> = (0..5000).map(|i| format!("{{\"id\":\"m-{i}\"}}")).collect();
+        let list = model_ids(&format!("{{\"data\":[{}]}}", items.join(",")));
+        let mut t = json_error(404, &openai("The model `m-x` does not exist", "invalid_request_error", "model_not_found"));
+        t.probes.models = vec![ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200), ids: list.ids,
+            ids_total: Some(list.total) }];
+        let f = finding(&t);
+        assert!(f.detail.contains("The server lists 5000 models, among them: m-0, m-1,"), "{}", f.detail);
+        let long_model = "x".repeat(MODEL_ID_MAX_BYTES + 1);
+        assert_eq!(closest_id(&long_model, std::slice::from_ref(&long_model)), None);
     }
 
     #[test]

@@ -399,7 +399,7 @@ mod tests {
     }
 
     fn probe(url: &str, status: Option<u16>, ids: &[&str]) -> ModelsProbe {
-        ModelsProbe { url: url.into(), status, ids: ids.iter().map(|s| s.to_string()).collect() }
+        ModelsProbe { url: url.into(), status, ids: ids.iter().map(|s| s.to_string()).collect(), ids_total: None }
     }
 
     fn trace_404(models: Vec<ModelsProbe>) -> Trace {

@@ -1,0 +1,90 @@
+//! Every dialect adapter on any JSON (and any text): no panic, and the bounded readers stay bounded.
+//! Input: byte 0 picks the SSE event name, the rest is the message.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use streamscope_core::dialect::error_body::ErrorBody;
+use streamscope_core::dialect::models_list::{model_ids, MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
+use streamscope_core::dialect::{
+    anthropic, classify_payload, detect_json_line, detect_sse, error_message, gemini, json_line_facts, ollama,
+    openai, responses, sse_facts, stop_reason, Dialect, Usage,
+};
+use streamscope_core::measure::CacheStats;
+
+const EVENTS: [Option<&str>; 10] = [
+    None,
+    Some("message_start"),
+    Some("content_block_delta"),
+    Some("message_delta"),
+    Some("message_stop"),
+    Some("response.output_text.delta"),
+    Some("response.completed"),
+    Some("response.incomplete"),
+    Some("error"),
+    Some("ping"),
+];
+
+const DIALECTS: [Dialect; 8] = [
+    Dialect::OpenaiChat,
+    Dialect::OpenaiResponses,
+    Dialect::Anthropic,
+    Dialect::Gemini,
+    Dialect::SseText,
+    Dialect::Ollama,
+    Dialect::Raw,
+    Dialect::Unknown,
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, body)) = data.split_first() else { return };
+    let event = EVENTS[usize::from(pick) % EVENTS.len()];
+    let text = String::from_utf8_lossy(body);
+
+    let list = model_ids(&text);
+    assert!(list.ids.len() <= MODEL_IDS_KEPT && list.total >= list.ids.len());
+    assert!(list.ids.iter().all(|id| id.len() <= MODEL_ID_MAX_BYTES));
+    for ct in [Some("application/json"), Some("text/html"), Some("text/plain"), None] {
+        let _ = ErrorBody::parse(body, ct).summary();
+    }
+    let _ = classify_payload(&text);
+    let _ = (stop_reason::from_openai(&text), stop_reason::from_anthropic(&text), stop_reason::from_gemini(&text));
+    let _ = stop_reason::from_responses_incomplete(Some(&text));
+
+    let Ok(v) = serde_json::from_slice::<Value>(body) else { return };
+    let _ = (detect_sse(&v, event), detect_json_line(&v), error_message(&v));
+    let _ = (openai::chunk_facts(&v), responses::event_facts(&v, event), anthropic::event_facts(&v, event));
+    let _ = (gemini::chunk_facts(&v), ollama::line_facts(&v));
+    let mut usages: Vec<Usage> = [
+        Usage::from_openai(&v),
+        anthropic::usage(&v, true),
+        anthropic::usage(&v, false),
+        gemini::usage(&v),
+        responses::usage(&v),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for d in DIALECTS {
+        let facts = sse_facts(d, &v, event);
+        assert!(!facts.kinds.is_empty());
+        usages.extend(facts.usage);
+        let facts = json_line_facts(d, &v);
+        assert!(!facts.kinds.is_empty());
+        usages.extend(facts.usage);
+    }
+    let mut merged = Usage::default();
+    for u in &usages {
+        merged.merge(u);
+        if let (Some(answer), Some(completion)) = (u.answer_tokens(), u.completion_tokens) {
+            assert!(answer <= completion);
+        }
+        for d in DIALECTS {
+            if let Some(c) = CacheStats::from_usage_in(u, d) {
+                assert!(c.hit_ratio.is_none_or(|r| (0.0..=1.0).contains(&r)), "{c:?}");
+            }
+        }
+    }
+    let _ = merged.answer_tokens();
+});
