@@ -1,10 +1,13 @@
 //! Every dialect adapter on any JSON (and any text): no panic, and the bounded readers stay bounded.
-//! Input: byte 0 picks the SSE event name, the rest is the message.
+//! Input: byte 0 picks the SSE event name, the rest is the message. Each JSON message is also tried with
+//! every number in it replaced by an extreme (`u64::MAX`, `-1`, `1e30`, 2^53 + 1, `"12"`, `null`,
+//! `12.5`): random mutation seldom writes `18446744073709551615` in two usage fields at once, and that is
+//! what it takes to overflow a sum of counts.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
+use serde_json::{json, Value};
 use streamscope_core::dialect::error_body::ErrorBody;
 use streamscope_core::dialect::models_list::{model_ids, MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use streamscope_core::dialect::{
@@ -53,6 +56,37 @@ fuzz_target!(|data: &[u8]| {
     let _ = stop_reason::from_responses_incomplete(Some(&text));
 
     let Ok(v) = serde_json::from_slice::<Value>(body) else { return };
+    exercise(&v, event);
+    if has_number(&v) {
+        for extreme in [json!(u64::MAX), json!(-1), json!(1e30), json!(9_007_199_254_740_993.0), json!("12"), Value::Null, json!(12.5)] {
+            exercise(&with_numbers(&v, &extreme), event);
+        }
+    }
+});
+
+/// Whether `v` holds a number anywhere.
+fn has_number(v: &Value) -> bool {
+    match v {
+        Value::Number(_) => true,
+        Value::Array(a) => a.iter().any(has_number),
+        Value::Object(o) => o.values().any(has_number),
+        _ => false,
+    }
+}
+
+/// `v` with every number replaced by `n`.
+fn with_numbers(v: &Value, n: &Value) -> Value {
+    match v {
+        Value::Number(_) => n.clone(),
+        Value::Array(a) => Value::Array(a.iter().map(|x| with_numbers(x, n)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), with_numbers(x, n))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Every adapter, usage reader and cache figure on one message.
+fn exercise(v: &Value, event: Option<&str>) {
+    let v = v.clone();
     let _ = (detect_sse(&v, event), detect_json_line(&v), error_message(&v));
     let _ = (openai::chunk_facts(&v), responses::event_facts(&v, event), anthropic::event_facts(&v, event));
     let _ = (gemini::chunk_facts(&v), ollama::line_facts(&v));
@@ -87,4 +121,4 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = merged.answer_tokens();
-});
+}
