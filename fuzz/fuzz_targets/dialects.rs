@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 use streamscope_core::dialect::error_body::ErrorBody;
 use streamscope_core::dialect::models_list::{model_ids, MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use streamscope_core::dialect::{
-    anthropic, classify_payload, detect_json_line, detect_sse, error_message, gemini, json_line_facts, ollama,
-    openai, responses, sse_facts, stop_reason, Dialect, Usage,
+    anthropic, classify_payload, detect_json_line, detect_sse, error_message, gemini,
+    json_line_facts, ollama, openai, responses, sse_facts, stop_reason, Dialect, Usage,
 };
 use streamscope_core::measure::CacheStats;
 
@@ -41,24 +41,45 @@ const DIALECTS: [Dialect; 8] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, body)) = data.split_first() else { return };
+    let Some((&pick, body)) = data.split_first() else {
+        return;
+    };
     let event = EVENTS[usize::from(pick) % EVENTS.len()];
     let text = String::from_utf8_lossy(body);
 
     let list = model_ids(&text);
     assert!(list.ids.len() <= MODEL_IDS_KEPT && list.total >= list.ids.len());
     assert!(list.ids.iter().all(|id| id.len() <= MODEL_ID_MAX_BYTES));
-    for ct in [Some("application/json"), Some("text/html"), Some("text/plain"), None] {
+    for ct in [
+        Some("application/json"),
+        Some("text/html"),
+        Some("text/plain"),
+        None,
+    ] {
         let _ = ErrorBody::parse(body, ct).summary();
     }
     let _ = classify_payload(&text);
-    let _ = (stop_reason::from_openai(&text), stop_reason::from_anthropic(&text), stop_reason::from_gemini(&text));
+    let _ = (
+        stop_reason::from_openai(&text),
+        stop_reason::from_anthropic(&text),
+        stop_reason::from_gemini(&text),
+    );
     let _ = stop_reason::from_responses_incomplete(Some(&text));
 
-    let Ok(v) = serde_json::from_slice::<Value>(body) else { return };
+    let Ok(v) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
     exercise(&v, event);
     if has_number(&v) {
-        for extreme in [json!(u64::MAX), json!(-1), json!(1e30), json!(9_007_199_254_740_993.0), json!("12"), Value::Null, json!(12.5)] {
+        for extreme in [
+            json!(u64::MAX),
+            json!(-1),
+            json!(1e30),
+            json!(9_007_199_254_740_993.0),
+            json!("12"),
+            Value::Null,
+            json!(12.5),
+        ] {
             exercise(&with_numbers(&v, &extreme), event);
         }
     }
@@ -79,7 +100,11 @@ fn with_numbers(v: &Value, n: &Value) -> Value {
     match v {
         Value::Number(_) => n.clone(),
         Value::Array(a) => Value::Array(a.iter().map(|x| with_numbers(x, n)).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), with_numbers(x, n))).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), with_numbers(x, n)))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -87,8 +112,16 @@ fn with_numbers(v: &Value, n: &Value) -> Value {
 /// Every adapter, usage reader and cache figure on one message.
 fn exercise(v: &Value, event: Option<&str>) {
     let v = v.clone();
-    let _ = (detect_sse(&v, event), detect_json_line(&v), error_message(&v));
-    let _ = (openai::chunk_facts(&v), responses::event_facts(&v, event), anthropic::event_facts(&v, event));
+    let _ = (
+        detect_sse(&v, event),
+        detect_json_line(&v),
+        error_message(&v),
+    );
+    let _ = (
+        openai::chunk_facts(&v),
+        responses::event_facts(&v, event),
+        anthropic::event_facts(&v, event),
+    );
     let _ = (gemini::chunk_facts(&v), ollama::line_facts(&v));
     let mut usages: Vec<Usage> = [
         Usage::from_openai(&v),
@@ -116,7 +149,10 @@ fn exercise(v: &Value, event: Option<&str>) {
         }
         for d in DIALECTS {
             if let Some(c) = CacheStats::from_usage_in(u, d) {
-                assert!(c.hit_ratio.is_none_or(|r| (0.0..=1.0).contains(&r)), "{c:?}");
+                assert!(
+                    c.hit_ratio.is_none_or(|r| (0.0..=1.0).contains(&r)),
+                    "{c:?}"
+                );
             }
         }
     }

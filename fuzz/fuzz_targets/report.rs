@@ -53,14 +53,22 @@ fn check(data: &[u8]) {
 
     let json = report.to_json_pretty();
     if sane_times(data) {
-        let back = Report::from_json(&json).unwrap_or_else(|e| panic!("the report does not read back ({e}): {json}"));
+        let back = Report::from_json(&json)
+            .unwrap_or_else(|e| panic!("the report does not read back ({e}): {json}"));
         assert_eq!(back.findings.len(), report.findings.len());
     }
     let _ = campaign_markdown(&CampaignReport::Single(Box::new(report.clone())));
     let summary = RunsSummary::of(vec![report.clone(), report.clone()]);
     let _ = serde_json::to_string(&summary);
-    let compare = CompareSetup { subject: Subject::Path, label_a: "a".into(), label_b: "b".into() };
-    let campaign = CampaignReport::from_runs(vec![(Side::A, report.clone()), (Side::B, report)], Some(compare));
+    let compare = CompareSetup {
+        subject: Subject::Path,
+        label_a: "a".into(),
+        label_b: "b".into(),
+    };
+    let campaign = CampaignReport::from_runs(
+        vec![(Side::A, report.clone()), (Side::B, report)],
+        Some(compare),
+    );
     let _ = campaign_markdown(&campaign);
     let _ = campaign.to_json_pretty();
 }
