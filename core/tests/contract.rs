@@ -124,6 +124,25 @@ fn contract_reports_keep_every_golden_field() {
     assert!(failures.is_empty(), "{} contract differences:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Regression: a report or export written before `content_reads` was added could not be imported
+/// ("neither a streamscope export nor a streamscope report"): every golden is such a file, and each must
+/// import as what it is (found by the import fuzz target, whose seeds are these files).
+#[test]
+fn reports_and_exports_written_by_older_code_still_import() {
+    use streamscope_core::report::export::{import, Imported};
+    for e in std::fs::read_dir(dir().join("golden")).expect("tests/contract/golden") {
+        let path = e.expect("golden entry").path();
+        let text = std::fs::read_to_string(&path).expect("golden text");
+        let export = text.contains("\"streamscope_export\"");
+        match import(&text) {
+            Ok(Imported::Export(_)) if export => {}
+            Ok(Imported::ReportOnly(_)) if !export => {}
+            Ok(_) => panic!("{}: imported as the wrong kind", path.display()),
+            Err(e) => panic!("{}: {e}", path.display()),
+        }
+    }
+}
+
 #[test]
 fn the_comparison_allows_additions_and_catches_changes() {
     let golden = json!({"a": 1, "b": [1.0, {"c": "x"}], "d": null});

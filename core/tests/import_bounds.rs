@@ -57,9 +57,23 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// An export of one run of `reads` raw-text reads, one byte each, 1 ms apart, written by hand (as the page
 /// writes it) so that building it does not dominate the test.
 fn export_text(reads: usize) -> String {
-    let small = Trace::from_reads(200, "text/plain", 1.0, vec![(2.0, "x")], TraceEnd::Complete { at_ms: 3.0 });
+    let small = Trace::from_reads(
+        200,
+        "text/plain",
+        1.0,
+        vec![(2.0, "x")],
+        TraceEnd::Complete { at_ms: 3.0 },
+    );
     let report = CampaignReport::Single(Box::new(Report::from_trace(&small)));
-    let head = Export { streamscope_export: EXPORT_VERSION, config: None, report, runs: vec![ExportedRun { side: Side::A, trace: small }] };
+    let head = Export {
+        streamscope_export: EXPORT_VERSION,
+        config: None,
+        report,
+        runs: vec![ExportedRun {
+            side: Side::A,
+            trace: small,
+        }],
+    };
     let json = serde_json::to_string(&head).unwrap();
     let marker = r#""reads":[{"at_ms":2.0,"bytes":"x"}]"#;
     assert!(json.contains(marker), "{json}");
@@ -72,7 +86,11 @@ fn export_text(reads: usize) -> String {
         many.push_str(&format!(r#"{{"at_ms":{}.0,"bytes":"x"}}"#, 2 + i));
     }
     many.push(']');
-    json.replacen(marker, &many, 1).replacen(r#""at_ms":3.0"#, &format!(r#""at_ms":{}.0"#, reads + 2), 1)
+    json.replacen(marker, &many, 1).replacen(
+        r#""at_ms":3.0"#,
+        &format!(r#""at_ms":{}.0"#, reads + 2),
+        1,
+    )
 }
 
 /// Regression: an import went through a `serde_json::Value` tree first (dozens of times the file in
@@ -80,11 +98,17 @@ fn export_text(reads: usize) -> String {
 #[test]
 fn an_import_of_1_000_000_reads_is_linear_and_bounded_in_memory() {
     // 1,000,000 reads in release; 200,000 in a debug build, where the recompute is ~20 times slower.
-    let reads = if cfg!(debug_assertions) { 200_000 } else { 1_000_000 };
+    let reads = if cfg!(debug_assertions) {
+        200_000
+    } else {
+        1_000_000
+    };
     let text = export_text(reads);
     let started = Instant::now();
     let (imported, import_peak) = peak_of(|| import(&text));
-    let Ok(Imported::Export(export)) = imported else { panic!("not imported: {:?}", imported.err()) };
+    let Ok(Imported::Export(export)) = imported else {
+        panic!("not imported: {:?}", imported.err())
+    };
     let trace = &export.runs[0].trace;
     assert_eq!(trace.reads.len(), reads);
     let (report, recompute_peak) = peak_of(|| Report::from_analysis(trace, &analyze(trace)));
@@ -92,7 +116,13 @@ fn an_import_of_1_000_000_reads_is_linear_and_bounded_in_memory() {
     assert_eq!((report.reads, report.content_events), (reads, reads));
     let file = text.len();
     eprintln!("{reads} reads, file {file} B, import peak {import_peak} B, recompute peak {recompute_peak} B, {elapsed:?}");
-    assert!(import_peak <= 4 * file, "import took {import_peak} B for a file of {file} B");
-    assert!(recompute_peak <= 12 * file, "recompute took {recompute_peak} B for a file of {file} B");
+    assert!(
+        import_peak <= 4 * file,
+        "import took {import_peak} B for a file of {file} B"
+    );
+    assert!(
+        recompute_peak <= 12 * file,
+        "recompute took {recompute_peak} B for a file of {file} B"
+    );
     assert!(elapsed.as_secs() < 60, "{elapsed:?}");
 }

@@ -21,15 +21,24 @@ fuzz_target!(|data: &[u8]| {
         Ok(Imported::Export(export)) => {
             let _ = campaign_markdown(&export.report);
             let compare = match &export.report {
-                CampaignReport::Compare(c) => {
-                    Some(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
-                }
+                CampaignReport::Compare(c) => Some(CompareSetup {
+                    subject: c.subject,
+                    label_a: c.label_a.clone(),
+                    label_b: c.label_b.clone(),
+                }),
                 _ => None,
             };
-            let runs = export.runs.iter().map(|r| (r.side, Report::from_trace(&r.trace))).collect();
+            let runs = export
+                .runs
+                .iter()
+                .map(|r| (r.side, Report::from_trace(&r.trace)))
+                .collect();
             let recomputed = CampaignReport::from_runs(runs, compare);
             let _ = campaign_markdown(&recomputed);
-            let again = Export { report: recomputed, ..*export };
+            let again = Export {
+                report: recomputed,
+                ..*export
+            };
             let text = again.to_json_pretty();
             if let Err(e) = import(&text) {
                 panic!("a re-export does not import ({e}): {text}");

@@ -13,8 +13,13 @@ use streamscope_core::wire::sse::{SseItem, SseParser};
 use streamscope_core::wire::utf8::{decode_lossy, Utf8Decoder};
 use streamscope_fuzz::{split, Rng};
 
-const CONTENT_TYPES: [Option<&str>; 5] =
-    [Some("text/event-stream"), Some("application/x-ndjson"), Some("text/plain"), Some("application/json"), None];
+const CONTENT_TYPES: [Option<&str>; 5] = [
+    Some("text/event-stream"),
+    Some("application/x-ndjson"),
+    Some("text/plain"),
+    Some("application/json"),
+    None,
+];
 
 fn sse(reads: &[&[u8]]) -> (Vec<SseItem>, [usize; 5]) {
     let mut p = SseParser::new();
@@ -23,7 +28,13 @@ fn sse(reads: &[&[u8]]) -> (Vec<SseItem>, [usize; 5]) {
         items.extend(p.push(r));
     }
     items.extend(p.finish());
-    let counts = [p.replaced_utf8_sequences(), p.longest_line_bytes(), p.longest_event_bytes(), p.cut_events(), p.discarded_data_lines()];
+    let counts = [
+        p.replaced_utf8_sequences(),
+        p.longest_line_bytes(),
+        p.longest_event_bytes(),
+        p.cut_events(),
+        p.discarded_data_lines(),
+    ];
     (items, counts)
 }
 
@@ -51,7 +62,9 @@ fn utf8(reads: &[&[u8]]) -> (String, usize) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else { return };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
     let (seed, body) = rest.split_at(rest.len().min(4));
     let mut rng = Rng::new(seed);
     let max_len = [1, 2, 3, 7, 64, 4096][usize::from(mode >> 4) % 6];
@@ -62,14 +75,22 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(lines(&reads), lines(whole), "lines depend on the cuts");
     let (text, replaced) = utf8(&reads);
     let (lossy, lossy_replaced) = decode_lossy(body);
-    assert_eq!((text.as_str(), replaced), (lossy.as_ref(), lossy_replaced), "UTF-8 depends on the cuts");
+    assert_eq!(
+        (text.as_str(), replaced),
+        (lossy.as_ref(), lossy_replaced),
+        "UTF-8 depends on the cuts"
+    );
 
     let ct = CONTENT_TYPES[usize::from(mode) % CONTENT_TYPES.len()];
     let mut detector = FramingDetector::new(ct);
     for r in &reads {
         detector.push(r);
     }
-    assert_eq!(detector.finish(), detect(ct, body, true), "framing depends on the cuts");
+    assert_eq!(
+        detector.finish(),
+        detect(ct, body, true),
+        "framing depends on the cuts"
+    );
     assert!(detector.bytes_examined() <= body.len() as u64 + 3);
 
     let analyze = |reads: &[&[u8]]| {
@@ -82,9 +103,28 @@ fuzz_target!(|data: &[u8]| {
     };
     let (cut, one) = (analyze(&reads), analyze(whole));
     assert_eq!(
-        (&cut.text, &cut.reasoning_text, cut.framing, cut.dialect, cut.saw_done, &cut.finish_reason, &cut.usage),
-        (&one.text, &one.reasoning_text, one.framing, one.dialect, one.saw_done, &one.finish_reason, &one.usage),
+        (
+            &cut.text,
+            &cut.reasoning_text,
+            cut.framing,
+            cut.dialect,
+            cut.saw_done,
+            &cut.finish_reason,
+            &cut.usage
+        ),
+        (
+            &one.text,
+            &one.reasoning_text,
+            one.framing,
+            one.dialect,
+            one.saw_done,
+            &one.finish_reason,
+            &one.usage
+        ),
         "the analysis depends on the cuts"
     );
-    assert_eq!((cut.malformed_payloads, cut.stream_error_count), (one.malformed_payloads, one.stream_error_count));
+    assert_eq!(
+        (cut.malformed_payloads, cut.stream_error_count),
+        (one.malformed_payloads, one.stream_error_count)
+    );
 });

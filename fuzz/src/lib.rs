@@ -8,7 +8,8 @@
 //! `usize::MAX` read lengths).
 
 use streamscope_core::trace::{
-    ConnectionTiming, MeasuredIn, ModelsProbe, Probes, ReadChunk, RequestSummary, TimeoutKind, Trace, TraceEnd,
+    ConnectionTiming, MeasuredIn, ModelsProbe, Probes, ReadChunk, RequestSummary, TimeoutKind,
+    Trace, TraceEnd,
 };
 
 /// xorshift64*: a deterministic stream of numbers from a seed (the same input always builds the same
@@ -78,8 +79,22 @@ const CONTENT_TYPES: [Option<&str>; 9] = [
 ];
 
 /// HTTP statuses (`None`: no response).
-const STATUSES: [Option<u16>; 14] =
-    [Some(200), Some(200), Some(200), Some(200), Some(206), Some(400), Some(401), Some(403), Some(404), Some(422), Some(429), Some(500), Some(502), None];
+const STATUSES: [Option<u16>; 14] = [
+    Some(200),
+    Some(200),
+    Some(200),
+    Some(200),
+    Some(206),
+    Some(400),
+    Some(401),
+    Some(403),
+    Some(404),
+    Some(422),
+    Some(429),
+    Some(500),
+    Some(502),
+    None,
+];
 
 /// Request URLs, clean and with every mistake the URL triage knows.
 const URLS: [&str; 10] = [
@@ -112,7 +127,15 @@ const HEADERS: [(&str, &str); 12] = [
 ];
 
 /// Times no real run has: NaN, infinities, negatives, huge.
-const WEIRD_MS: [f64; 7] = [f64::NAN, -1.0, f64::INFINITY, f64::NEG_INFINITY, 1e308, -1e308, 0.0];
+const WEIRD_MS: [f64; 7] = [
+    f64::NAN,
+    -1.0,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    1e308,
+    -1e308,
+    0.0,
+];
 
 /// Read lengths no real read has.
 const WEIRD_ELIDED: [usize; 4] = [usize::MAX, usize::MAX / 2, 1 << 40, 0];
@@ -183,10 +206,18 @@ pub fn trace_from(data: &[u8]) -> Trace {
     }
 
     let max_len = if has(flags::BIG_READS) { 4096 } else { 64 };
-    let elide_from = if has(flags::ELIDED) { rng.below(16) as usize } else { usize::MAX };
+    let elide_from = if has(flags::ELIDED) {
+        rng.below(16) as usize
+    } else {
+        usize::MAX
+    };
     for (i, chunk) in split(body, &mut rng, max_len).into_iter().enumerate() {
         let gap_ms = if has(flags::BURSTY) {
-            if rng.one_in(8) { 150.0 + rng.below(800) as f64 } else { rng.below(3) as f64 }
+            if rng.one_in(8) {
+                150.0 + rng.below(800) as f64
+            } else {
+                rng.below(3) as f64
+            }
         } else if rng.one_in(10) {
             rng.below(3000) as f64
         } else {
@@ -200,7 +231,11 @@ pub fn trace_from(data: &[u8]) -> Trace {
             } else {
                 chunk.len()
             };
-            ReadChunk { at_ms, bytes: Vec::new(), elided_bytes: elided }
+            ReadChunk {
+                at_ms,
+                bytes: Vec::new(),
+                elided_bytes: elided,
+            }
         } else {
             ReadChunk::new(at_ms, chunk.to_vec())
         };
@@ -209,30 +244,74 @@ pub fn trace_from(data: &[u8]) -> Trace {
 
     let end_wait_ms = rng.below(100) as f64;
     let end_ms = weird(&mut rng, t_ms + end_wait_ms);
-    let timeout = |timeout| TraceEnd::Timeout { at_ms: end_ms, timeout, limit_ms: weird(&mut Rng::new(&[end]), 30_000.0) };
+    let timeout = |timeout| TraceEnd::Timeout {
+        at_ms: end_ms,
+        timeout,
+        limit_ms: weird(&mut Rng::new(&[end]), 30_000.0),
+    };
     trace.end = match end % 10 {
         0..=3 => Some(TraceEnd::Complete { at_ms: end_ms }),
-        4 => Some(TraceEnd::NetworkError { at_ms: end_ms, message: "TypeError: network error".into(), during_body: true }),
-        5 => Some(TraceEnd::NetworkError { at_ms: end_ms, message: "TypeError: Failed to fetch".into(), during_body: false }),
-        6 => Some(timeout([TimeoutKind::Headers, TimeoutKind::FirstByte, TimeoutKind::Idle, TimeoutKind::Total][usize::from(end / 10) % 4])),
+        4 => Some(TraceEnd::NetworkError {
+            at_ms: end_ms,
+            message: "TypeError: network error".into(),
+            during_body: true,
+        }),
+        5 => Some(TraceEnd::NetworkError {
+            at_ms: end_ms,
+            message: "TypeError: Failed to fetch".into(),
+            during_body: false,
+        }),
+        6 => Some(timeout(
+            [
+                TimeoutKind::Headers,
+                TimeoutKind::FirstByte,
+                TimeoutKind::Idle,
+                TimeoutKind::Total,
+            ][usize::from(end / 10) % 4],
+        )),
         7 => Some(TraceEnd::Cancelled { at_ms: end_ms }),
         8 => None,
         _ => Some(TraceEnd::Complete { at_ms: end_ms }),
     };
 
     trace.request = RequestSummary {
-        url: URLS[if has(flags::URL) { rng.below(URLS.len() as u64) as usize } else { 0 }].into(),
-        method: if rng.one_in(4) { "GET".into() } else { "POST".into() },
+        url: URLS[if has(flags::URL) {
+            rng.below(URLS.len() as u64) as usize
+        } else {
+            0
+        }]
+        .into(),
+        method: if rng.one_in(4) {
+            "GET".into()
+        } else {
+            "POST".into()
+        },
         body_len_bytes: rng.below(500) as usize,
-        header_names: if rng.one_in(2) { vec!["authorization".into()] } else { vec![] },
+        header_names: if rng.one_in(2) {
+            vec!["authorization".into()]
+        } else {
+            vec![]
+        },
         key_has_whitespace: rng.one_in(8),
-        page_protocol: has(flags::URL).then(|| if rng.one_in(2) { "https:".into() } else { "http:".into() }),
+        page_protocol: has(flags::URL).then(|| {
+            if rng.one_in(2) {
+                "https:".into()
+            } else {
+                "http:".into()
+            }
+        }),
     };
     if has(flags::PROBES) {
         trace.probes = probes(&mut rng, &trace.request.url);
     }
     if has(flags::CONNECTION) {
-        let bytes = |rng: &mut Rng| if rng.one_in(4) { Some(u64::MAX) } else { Some(rng.below(100_000)) };
+        let bytes = |rng: &mut Rng| {
+            if rng.one_in(4) {
+                Some(u64::MAX)
+            } else {
+                Some(rng.below(100_000))
+            }
+        };
         trace.connection = Some(ConnectionTiming {
             next_hop_protocol: Some("h2".into()),
             dns_ms: Some(weird(&mut rng, 1.0)),
@@ -243,23 +322,45 @@ pub fn trace_from(data: &[u8]) -> Trace {
         });
     }
     trace.started_unix_ms = rng.one_in(2).then(|| weird(&mut rng, 1.7e12));
-    trace.measured_in = [None, Some(MeasuredIn::Worker), Some(MeasuredIn::MainThread)][rng.below(3) as usize];
+    trace.measured_in =
+        [None, Some(MeasuredIn::Worker), Some(MeasuredIn::MainThread)][rng.below(3) as usize];
     trace
 }
 
 /// Probe results for a failed run: no-cors reachability and two models lists.
 fn probes(rng: &mut Rng, url: &str) -> Probes {
-    let base = url.trim().trim_end_matches("/chat/completions").trim_end_matches("/v1");
+    let base = url
+        .trim()
+        .trim_end_matches("/chat/completions")
+        .trim_end_matches("/v1");
     let ids = |rng: &mut Rng| -> Vec<String> {
         let n = if rng.one_in(8) { 3000 } else { rng.below(5) };
-        (0..n).map(|i| if i % 3 == 0 { "lab-20ms".to_string() } else { format!("model-{i}") }).collect()
+        (0..n)
+            .map(|i| {
+                if i % 3 == 0 {
+                    "lab-20ms".to_string()
+                } else {
+                    format!("model-{i}")
+                }
+            })
+            .collect()
     };
     let status = |rng: &mut Rng| [Some(200), Some(404), None][rng.below(3) as usize];
     Probes {
         no_cors_reached: [None, Some(true), Some(false)][rng.below(3) as usize],
         models: vec![
-            ModelsProbe { url: format!("{base}/models"), status: status(rng), ids: ids(rng), ids_total: None },
-            ModelsProbe { url: format!("{base}/v1/models"), status: status(rng), ids: ids(rng), ids_total: Some(rng.below(10_000) as usize) },
+            ModelsProbe {
+                url: format!("{base}/models"),
+                status: status(rng),
+                ids: ids(rng),
+                ids_total: None,
+            },
+            ModelsProbe {
+                url: format!("{base}/v1/models"),
+                status: status(rng),
+                ids: ids(rng),
+                ids_total: Some(rng.below(10_000) as usize),
+            },
         ],
     }
 }

@@ -264,7 +264,11 @@ impl<'de> Visitor<'de> for IdValue {
     skip_other_values!(Option<Id>, None);
 
     fn visit_str<E>(self, s: &str) -> Result<Option<Id>, E> {
-        Ok(Some(if s.len() <= MODEL_ID_MAX_BYTES { Id::Kept(s.to_owned()) } else { Id::TooLong }))
+        Ok(Some(if s.len() <= MODEL_ID_MAX_BYTES {
+            Id::Kept(s.to_owned())
+        } else {
+            Id::TooLong
+        }))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Id>, A::Error> {
@@ -319,23 +323,49 @@ mod tests {
 
     #[test]
     fn openai_and_ollama_lists() {
-        assert_eq!(ids(r#"{"object":"list","data":[{"id":"a","owned_by":{"x":[1,2]}},{"id":"b"}]}"#), ["a", "b"]);
-        assert_eq!(ids(r#"{"models":[{"name":"llama3","details":{"family":"llama"}}]}"#), ["llama3"]);
+        assert_eq!(
+            ids(r#"{"object":"list","data":[{"id":"a","owned_by":{"x":[1,2]}},{"id":"b"}]}"#),
+            ["a", "b"]
+        );
+        assert_eq!(
+            ids(r#"{"models":[{"name":"llama3","details":{"family":"llama"}}]}"#),
+            ["llama3"]
+        );
         assert_eq!(model_ids(r#"{"data":[{"id":"a"},{"id":"b"}]}"#).total, 2);
     }
 
     #[test]
     fn anything_else_lists_nothing() {
-        for body in ["<html>", "", "[]", "3", r#"{"data": 3}"#, r#"{"data": {"id":"a"}}"#, r#"{"x":[{"id":"a"}]}"#, "\"s\""] {
+        for body in [
+            "<html>",
+            "",
+            "[]",
+            "3",
+            r#"{"data": 3}"#,
+            r#"{"data": {"id":"a"}}"#,
+            r#"{"x":[{"id":"a"}]}"#,
+            "\"s\"",
+        ] {
             assert_eq!(model_ids(body), ModelIds::default(), "{body}");
         }
     }
 
     #[test]
     fn data_wins_over_models_and_id_over_name() {
-        assert_eq!(ids(r#"{"models":[{"name":"m"}],"data":[{"id":"d"}]}"#), ["d"]);
-        assert!(ids(r#"{"data":3,"models":[{"name":"m"}]}"#).is_empty(), "data present but not a list");
-        assert_eq!(ids(r#"{"data":[{"name":"n","id":"i"},{"name":"only-name"},{"id":3,"name":"x"},7,"s",[1]]}"#), ["i", "only-name"]);
+        assert_eq!(
+            ids(r#"{"models":[{"name":"m"}],"data":[{"id":"d"}]}"#),
+            ["d"]
+        );
+        assert!(
+            ids(r#"{"data":3,"models":[{"name":"m"}]}"#).is_empty(),
+            "data present but not a list"
+        );
+        assert_eq!(
+            ids(
+                r#"{"data":[{"name":"n","id":"i"},{"name":"only-name"},{"id":3,"name":"x"},7,"s",[1]]}"#
+            ),
+            ["i", "only-name"]
+        );
     }
 
     #[test]
@@ -351,25 +381,40 @@ mod tests {
     /// Regression: a list of 100,000 ids was kept whole (and compared id by id with every other one).
     #[test]
     fn a_list_of_100_000_ids_keeps_1000_and_counts_all() {
-        let items: Vec<String> = (0..100_000).map(|i| format!("{{\"id\":\"model-{i}\",\"object\":\"model\"}}")).collect();
+        let items: Vec<String> = (0..100_000)
+            .map(|i| format!("{{\"id\":\"model-{i}\",\"object\":\"model\"}}"))
+            .collect();
         let body = format!("{{\"object\":\"list\",\"data\":[{}]}}", items.join(","));
         let start = std::time::Instant::now();
         let list = model_ids(&body);
         assert_eq!(list.ids.len(), MODEL_IDS_KEPT);
         assert_eq!(list.total, 100_000);
         assert!(list.is_cut());
-        assert_eq!((list.ids[0].as_str(), list.ids[999].as_str()), ("model-0", "model-999"));
-        assert!(start.elapsed().as_secs() < 5, "one pass: {:?}", start.elapsed());
+        assert_eq!(
+            (list.ids[0].as_str(), list.ids[999].as_str()),
+            ("model-0", "model-999")
+        );
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "one pass: {:?}",
+            start.elapsed()
+        );
     }
 
     #[test]
     fn a_body_cut_at_the_read_cap_keeps_the_ids_before_the_cut() {
-        let items: Vec<String> = (0..50_000).map(|i| format!("{{\"id\":\"m{i}\"}}")).collect();
+        let items: Vec<String> = (0..50_000)
+            .map(|i| format!("{{\"id\":\"m{i}\"}}"))
+            .collect();
         let body = format!("{{\"data\":[{}]}}", items.join(","));
         let cut = &body[..MODELS_BODY_MAX_BYTES.min(body.len()) / 4];
         let list = model_ids(cut);
         assert_eq!(list.ids.len(), MODEL_IDS_KEPT);
-        assert!(list.total > MODEL_IDS_KEPT && list.total < 50_000, "{}", list.total);
+        assert!(
+            list.total > MODEL_IDS_KEPT && list.total < 50_000,
+            "{}",
+            list.total
+        );
     }
 
     #[test]
@@ -381,7 +426,11 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_refused_not_a_stack_overflow() {
-        let deep = format!("{{\"data\":[{{\"id\":\"a\"}},{{\"x\":{}{}}}]}}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep = format!(
+            "{{\"data\":[{{\"id\":\"a\"}},{{\"x\":{}{}}}]}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
         assert_eq!(ids(&deep), ["a"]);
     }
 }

@@ -54,7 +54,9 @@ pub struct Metrics {
     pub events: usize,
     /// Events carrying content.
     pub content_events: usize,
-    /// Reads that carried at least one content event.
+    /// Reads that carried at least one content event (0 when read from a report written before it was
+    /// reported: without the default such a report, or an export holding one, could not be imported).
+    #[serde(default)]
     pub content_reads: usize,
     /// Mean wire messages per read.
     pub events_per_read_mean: Option<f64>,

@@ -56,9 +56,13 @@ fn check_time(at: &str, value_ms: f64) -> Result<(), String> {
     if !value_ms.is_finite() {
         Err(format!("{at} is {value}, not a time"))
     } else if value_ms < 0.0 {
-        Err(format!("{at} is {value}: times count ms since fetch() was called and are never negative"))
+        Err(format!(
+            "{at} is {value}: times count ms since fetch() was called and are never negative"
+        ))
     } else if value_ms > MAX_TIME_MS {
-        Err(format!("{at} is {value} ms, over {max} ms (about 116 days): no run lasts that long"))
+        Err(format!(
+            "{at} is {value} ms, over {max} ms (about 116 days): no run lasts that long"
+        ))
     } else {
         Ok(())
     }
@@ -120,9 +124,23 @@ mod tests {
 
     /// A real one-run export (two reads at 10 and 20 ms), as JSON to break.
     fn export() -> Value {
-        let trace = Trace::from_reads(200, "text/plain", 5.0, vec![(10.0, "a"), (20.0, "b")], TraceEnd::Complete { at_ms: 30.0 });
+        let trace = Trace::from_reads(
+            200,
+            "text/plain",
+            5.0,
+            vec![(10.0, "a"), (20.0, "b")],
+            TraceEnd::Complete { at_ms: 30.0 },
+        );
         let report = CampaignReport::Single(Box::new(Report::from_trace(&trace)));
-        let export = Export { streamscope_export: 1, config: None, report, runs: vec![ExportedRun { side: Side::A, trace }] };
+        let export = Export {
+            streamscope_export: 1,
+            config: None,
+            report,
+            runs: vec![ExportedRun {
+                side: Side::A,
+                trace,
+            }],
+        };
         serde_json::to_value(export).unwrap()
     }
 
@@ -135,7 +153,10 @@ mod tests {
 
     #[test]
     fn a_real_export_imports() {
-        assert!(matches!(import(&export().to_string()), Ok(Imported::Export(_))));
+        assert!(matches!(
+            import(&export().to_string()),
+            Ok(Imported::Export(_))
+        ));
     }
 
     #[test]
@@ -143,10 +164,17 @@ mod tests {
         let text = serde_json::to_string_pretty(&export()).unwrap();
         assert!(text.contains("\"at_ms\": 20.0"));
         for bad in ["NaN", "Infinity", "-Infinity", "1e999", "-1e999"] {
-            let e = import(&text.replacen("\"at_ms\": 20.0", &format!("\"at_ms\": {bad}"), 1)).unwrap_err();
+            let e = import(&text.replacen("\"at_ms\": 20.0", &format!("\"at_ms\": {bad}"), 1))
+                .unwrap_err();
             // The syntax pass refuses the words; a number too large for an f64 is refused when it is read.
-            assert!(e.starts_with("This is not JSON") || e.contains("number out of range"), "{bad}: {e}");
-            assert!(e.contains(" at line ") && e.contains(" column "), "{bad}: {e}");
+            assert!(
+                e.starts_with("This is not JSON") || e.contains("number out of range"),
+                "{bad}: {e}"
+            );
+            assert!(
+                e.contains(" at line ") && e.contains(" column "),
+                "{bad}: {e}"
+            );
         }
     }
 
@@ -156,12 +184,16 @@ mod tests {
         let mut v = export();
         v["runs"][0]["trace"]["reads"][0]["at_ms"] = json!(-5.0);
         let e = error_of(&v);
-        assert!(e.contains("runs[0].trace.reads[0].at_ms is -5") && e.contains("never negative"), "{e}");
+        assert!(
+            e.contains("runs[0].trace.reads[0].at_ms is -5") && e.contains("never negative"),
+            "{e}"
+        );
         let mut v = export();
         v["runs"][0]["trace"]["headers_ms"] = json!(-1);
         assert!(error_of(&v).contains("runs[0].trace.headers_ms is -1"));
         let mut v = export();
-        v["runs"][0]["trace"]["end"] = json!({"kind": "timeout", "at_ms": 3.0, "timeout": "total", "limit_ms": -1});
+        v["runs"][0]["trace"]["end"] =
+            json!({"kind": "timeout", "at_ms": 3.0, "timeout": "total", "limit_ms": -1});
         assert!(error_of(&v).contains("runs[0].trace.end.limit_ms is -1"));
         let mut v = export();
         v["runs"][0]["trace"]["end"] = json!({"kind": "cancelled", "at_ms": -0.5});
@@ -173,7 +205,10 @@ mod tests {
         let mut v = export();
         v["runs"][0]["trace"]["reads"][1]["at_ms"] = json!(1e300);
         let e = error_of(&v);
-        assert!(e.contains("runs[0].trace.reads[1].at_ms is 1e300 ms, over 10000000000 ms"), "{e}");
+        assert!(
+            e.contains("runs[0].trace.reads[1].at_ms is 1e300 ms, over 10000000000 ms"),
+            "{e}"
+        );
     }
 
     /// Regression: reads out of time order were taken as is (negative gaps in the ITL and the bursts).
@@ -182,7 +217,12 @@ mod tests {
         let mut v = export();
         v["runs"][0]["trace"]["reads"][1]["at_ms"] = json!(7.5);
         let e = error_of(&v);
-        assert!(e.contains("runs[0].trace.reads[1].at_ms is 7.5 ms, before the read ahead of it (10 ms)"), "{e}");
+        assert!(
+            e.contains(
+                "runs[0].trace.reads[1].at_ms is 7.5 ms, before the read ahead of it (10 ms)"
+            ),
+            "{e}"
+        );
         // Equal times are in order.
         v["runs"][0]["trace"]["reads"][1]["at_ms"] = json!(10.0);
         assert!(import(&v.to_string()).is_ok());
@@ -196,7 +236,12 @@ mod tests {
             let mut v = export();
             v["runs"][0]["trace"]["reads"][1]["elided_bytes"] = json!(size);
             let e = error_of(&v);
-            assert!(e.contains(&format!("runs[0].trace.reads[1].elided_bytes is {size}, over")), "{e}");
+            assert!(
+                e.contains(&format!(
+                    "runs[0].trace.reads[1].elided_bytes is {size}, over"
+                )),
+                "{e}"
+            );
         }
     }
 
@@ -204,25 +249,49 @@ mod tests {
     fn a_long_model_list_is_cut_and_counted() {
         let mut v = export();
         let ids: Vec<String> = (0..5000).map(|i| format!("m{i}")).collect();
-        v["runs"][0]["trace"]["probes"]["models"] = json!([{"url": "u", "status": 200, "ids": ids}]);
-        let Ok(Imported::Export(export)) = import(&v.to_string()) else { panic!("not imported") };
+        v["runs"][0]["trace"]["probes"]["models"] =
+            json!([{"url": "u", "status": 200, "ids": ids}]);
+        let Ok(Imported::Export(export)) = import(&v.to_string()) else {
+            panic!("not imported")
+        };
         let probe = &export.runs[0].trace.probes.models[0];
-        assert_eq!((probe.ids.len(), probe.ids_total), (super::MODEL_IDS_KEPT, Some(5000)));
+        assert_eq!(
+            (probe.ids.len(), probe.ids_total),
+            (super::MODEL_IDS_KEPT, Some(5000))
+        );
     }
 
     #[test]
     fn a_null_version_is_a_version_error_and_syntax_errors_say_where() {
-        assert!(import(r#"{"streamscope_export":null}"#).unwrap_err().contains("format version null"));
+        assert!(import(r#"{"streamscope_export":null}"#)
+            .unwrap_err()
+            .contains("format version null"));
         let e = import("{\"a\":\n[1,}").unwrap_err();
-        assert!(e.starts_with("This is not JSON") && e.contains("line 2"), "{e}");
+        assert!(
+            e.starts_with("This is not JSON") && e.contains("line 2"),
+            "{e}"
+        );
         for not_ours in ["[1,2]", "[1]", "3", "\"s\""] {
-            assert_eq!(import(not_ours).unwrap_err(), "This JSON is neither a streamscope export nor a streamscope report.");
+            assert_eq!(
+                import(not_ours).unwrap_err(),
+                "This JSON is neither a streamscope export nor a streamscope report."
+            );
         }
         // Deep nesting is refused by the parser (recursion limit 128), never a stack overflow.
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(import(&deep).unwrap_err(), "This JSON is neither a streamscope export nor a streamscope report.");
-        let deep = format!(r#"{{"streamscope_export":1,"config":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(
+            import(&deep).unwrap_err(),
+            "This JSON is neither a streamscope export nor a streamscope report."
+        );
+        let deep = format!(
+            r#"{{"streamscope_export":1,"config":{}{}}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
         let e = import(&deep).unwrap_err();
-        assert!(e.starts_with("This streamscope export is damaged") && e.contains("at line 1"), "{e}");
+        assert!(
+            e.starts_with("This streamscope export is damaged") && e.contains("at line 1"),
+            "{e}"
+        );
     }
 }
