@@ -70,9 +70,27 @@ impl Abort {
 pub async fn measure(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort) -> Outcome {
     let mut status = None;
     let end = read_all(spec, sink, abort, &mut status).await;
-    let connection = connection_timing(&spec.url);
+    let connection = connection_timing_after_end(&spec.url).await;
     let probes = if abort.is_cancelled() { Probes::default() } else { probe_failure(spec, status, &end).await };
     Outcome { end, connection, probes }
+}
+
+/// How often, and how far apart, Resource Timing is asked again when its entry is not there yet.
+const RESOURCE_TIMING_TRIES: usize = 10;
+const RESOURCE_TIMING_RETRY_MS: f64 = 10.0;
+
+/// Resource Timing for `url`, asked again a few times when the entry is not there yet: the browser adds it
+/// a moment after the body's last read (seen missing in CI for a body that arrived in one piece at the end).
+/// Runs after the measured run, so the wait costs nothing measured.
+async fn connection_timing_after_end(url: &str) -> Option<ConnectionTiming> {
+    for _ in 0..RESOURCE_TIMING_TRIES {
+        if let Some(found) = connection_timing(url) {
+            return Some(found);
+        }
+        // A promise that never settles, raced against the retry delay: a plain timer.
+        let _ = race_with_deadline(Promise::new(&mut |_, _| {}), Some(RESOURCE_TIMING_RETRY_MS)).await;
+    }
+    connection_timing(url)
 }
 
 /// Remaining time until the nearest deadline that applies at this stage, and which one it is.

@@ -12,6 +12,9 @@ pub fn connection_timing(url: &str) -> Option<ConnectionTiming> {
     let performance = Scope::current()?.performance()?;
     let entries = performance.get_entries_by_name_with_entry_type(url, "resource");
     let entry: PerformanceResourceTiming = entries.get(entries.length().checked_sub(1)?).dyn_into().ok()?;
+    // The buffer holds 250 entries by default and then drops new ones: a long session (repeats, a
+    // campaign, the hostile corpus) would lose Resource Timing for good. What was read is not needed again.
+    performance.clear_resource_timings();
     let span = |start: f64, end: f64| (start > 0.0 && end >= start).then_some(end - start);
     let secure = entry.secure_connection_start();
     let allowed = entry.connect_start() > 0.0 || entry.decoded_body_size() > 0.0;
