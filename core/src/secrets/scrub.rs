@@ -93,7 +93,7 @@ impl std::fmt::Debug for Scrubber {
 fn variants(secret: &str) -> Vec<String> {
     let trimmed = secret.trim();
     let mut out = vec![secret.to_string(), trimmed.to_string()];
-    out.push(percent_encode(trimmed));
+    out.push(crate::config::page_config::percent_encode(trimmed));
     out.push(serde_json::to_string(trimmed).map(|q| q[1..q.len() - 1].to_string()).unwrap_or_default());
     out.push(base64(trimmed.as_bytes()));
     out
@@ -153,19 +153,6 @@ impl Scrubber {
         // cut mid-character, which `from_utf8_lossy` repairs.
         String::from_utf8_lossy(&bytes).into_owned()
     }
-}
-
-/// Percent-encodes everything but unreserved characters.
-fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// Standard base64 with padding.
