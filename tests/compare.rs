@@ -64,15 +64,6 @@ async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
 }
 
 /// Sets a textarea's value as typing would (WebDriver typing of a large JSON is slow).
-async fn paste(page: &Page, testid: &str, text: &str) {
-    let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
-                  e.value = arguments[1]; e.dispatchEvent(new Event('input', {bubbles: true}));";
-    page.client()
-        .execute(script, vec![Value::from(testid), Value::from(text)])
-        .await
-        .expect("paste");
-}
-
 async fn shown_numbers(page: &Page) -> Vec<Option<String>> {
     let mut out = Vec::new();
     for id in ["verdict", "metric-ttfb", "metric-ttft", "metric-tpot", "metric-itl", "metric-total", "metric-reads", "answer-text"] {
@@ -119,7 +110,7 @@ async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret()
 
         // Another person's page: nothing run, the export pasted in.
         page.open("").await;
-        paste(&page, "import-text", &export).await;
+        page.paste("import-text", &export).await;
         page.click("import-apply").await;
         let imported = page.wait_for_report(REPORT_LIMIT).await;
         // Recomputed from the traces, it is the same report, marked as an import.
@@ -131,7 +122,7 @@ async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret()
         assert!(page.testid_text("imported-banner").await.is_some());
 
         // Bad input is a message, not a blank page.
-        paste(&page, "import-text", "{not json").await;
+        page.paste("import-text", "{not json").await;
         page.click("import-apply").await;
         let note = page.testid_text("handoff-note").await.unwrap_or_default();
         assert!(note.starts_with("This is not JSON"), "{note}");

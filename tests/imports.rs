@@ -9,17 +9,11 @@
 use serde_json::Value;
 use streamscope_e2e::{encode_component, with_page, Page};
 
-async fn paste(page: &Page, testid: &str, text: &str) {
-    let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
-                  e.value = arguments[1]; e.dispatchEvent(new Event('input', {bubbles: true}));";
-    page.client().execute(script, vec![Value::from(testid), Value::from(text)]).await.expect("paste");
-}
-
 /// Pastes `text` into the import box, applies it, and waits until the page's note about it changes
 /// (each import in these tests says something different from the one before).
 async fn import_text(page: &Page, text: &str) {
     let before = page.testid_text("handoff-note").await.unwrap_or_default();
-    paste(page, "import-text", text).await;
+    page.paste("import-text", text).await;
     // A script click: while a run draws, the layout moves and a WebDriver click can land on a neighbour.
     let click = "document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;";
     page.client().execute(click, vec![]).await.expect("apply the import");
