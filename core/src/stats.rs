@@ -59,6 +59,15 @@ pub fn median(values: &[f64]) -> Option<f64> {
     percentile(values, 50.0)
 }
 
+/// The robust standard deviation of values: 1.4826 × the median absolute deviation from the median
+/// (equal to the standard deviation for normal data, unmoved by a few outliers); `None` when there is no
+/// finite value, 0 for one value.
+pub fn robust_sigma(values: &[f64]) -> Option<f64> {
+    let center = median(values)?;
+    let deviations: Vec<f64> = values.iter().filter(|x| x.is_finite()).map(|x| (x - center).abs()).collect();
+    Some(1.4826 * median(&deviations)?)
+}
+
 /// A summary of a distribution, in the unit of its input (ms for gaps).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Percentiles {
@@ -94,6 +103,14 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn robust_sigma_ignores_one_outlier() {
+        // median 10, deviations [0, 1, 1, 90] -> MAD 1.
+        assert!(close(robust_sigma(&[9.0, 10.0, 11.0, 100.0, 10.0]).unwrap(), 1.4826));
+        assert_eq!(robust_sigma(&[5.0]), Some(0.0));
+        assert_eq!(robust_sigma(&[]), None);
     }
 
     #[test]

@@ -173,6 +173,22 @@ pub struct ConnectionTiming {
     pub encoded_body_bytes: Option<u64>,
     /// Bytes after decoding.
     pub decoded_body_bytes: Option<u64>,
+    /// Whether the server allowed the detailed figures (`Timing-Allow-Origin`, or the same origin);
+    /// `None` in traces recorded before this was said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing_allowed: Option<bool>,
+    /// `requestStart` after the fetch started: the request went out on a connection (includes any wait
+    /// in the browser's queue and a new connection's set-up). Needs `Timing-Allow-Origin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_sent_ms: Option<f64>,
+    /// `responseStart` after the fetch started: the first byte of the response. Needs
+    /// `Timing-Allow-Origin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_start_ms: Option<f64>,
+    /// Whether the request reused an open connection (no DNS lookup and no connect); needs
+    /// `Timing-Allow-Origin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<bool>,
 }
 
 /// Everything the browser saw during one run, with times in ms since `fetch()` was called (`t0`).

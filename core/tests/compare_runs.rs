@@ -161,7 +161,7 @@ fn export_round_trips_and_import_explains_bad_input() {
         streamscope_export: EXPORT_VERSION,
         config: Some(PageConfig::reference("http://127.0.0.1:8787")),
         report: CampaignReport::Single(Box::new(report.clone())),
-        runs: vec![ExportedRun { side: Side::A, trace }],
+        runs: vec![ExportedRun { side: Side::A, group: 0, trace }],
     };
     match import(&export.to_json_pretty()).unwrap() {
         Imported::Export(back) => assert_eq!(*back, export),

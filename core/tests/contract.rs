@@ -261,6 +261,7 @@ mod cases {
             tls_ms: None,
             encoded_body_bytes: Some(4321),
             decoded_body_bytes: Some(4321),
+            ..ConnectionTiming::default()
         });
         t.started_unix_ms = Some(1_764_000_000_000.0);
         t
@@ -374,7 +375,7 @@ mod cases {
     }
 
     fn runs(list: Vec<(Side, Trace)>) -> Value {
-        Value::Array(list.into_iter().map(|(side, trace)| serde_json::to_value(ExportedRun { side, trace }).unwrap()).collect())
+        Value::Array(list.into_iter().map(|(side, trace)| serde_json::to_value(ExportedRun { side, group: 0, trace }).unwrap()).collect())
     }
 
     fn compare_runs() -> Value {

@@ -71,6 +71,7 @@ fn export_text(reads: usize) -> String {
         report,
         runs: vec![ExportedRun {
             side: Side::A,
+            group: 0,
             trace: small,
         }],
     };

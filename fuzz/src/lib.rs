@@ -319,6 +319,7 @@ pub fn trace_from(data: &[u8]) -> Trace {
             tls_ms: None,
             encoded_body_bytes: bytes(&mut rng),
             decoded_body_bytes: bytes(&mut rng),
+            ..ConnectionTiming::default()
         });
     }
     trace.started_unix_ms = rng.one_in(2).then(|| weird(&mut rng, 1.7e12));

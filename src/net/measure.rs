@@ -68,9 +68,9 @@ impl Abort {
 /// Measures `spec` into `sink`, then reads Resource Timing and, after a failure, probes (never during the
 /// measured run).
 pub async fn measure(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort) -> Outcome {
-    let mut status = None;
-    let end = read_all(spec, sink, abort, &mut status).await;
-    let connection = connection_timing_after_end(&spec.url).await;
+    let (mut status, mut t0_ms) = (None, None);
+    let end = read_all(spec, sink, abort, &mut status, &mut t0_ms).await;
+    let connection = connection_timing_after_end(&spec.url, t0_ms).await;
     let probes = if abort.is_cancelled() { Probes::default() } else { probe_failure(spec, status, &end).await };
     Outcome { end, connection, probes }
 }
@@ -81,16 +81,17 @@ const RESOURCE_TIMING_RETRY_MS: f64 = 10.0;
 
 /// Resource Timing for `url`, asked again a few times when the entry is not there yet: the browser adds it
 /// a moment after the body's last read (seen missing in CI for a body that arrived in one piece at the end).
-/// Runs after the measured run, so the wait costs nothing measured.
-async fn connection_timing_after_end(url: &str) -> Option<ConnectionTiming> {
+/// Runs after the measured run, so the wait costs nothing measured. `t0_ms` (when `fetch()` was called,
+/// on this scope's clock) picks this run's entry when several runs of one URL overlap (a sweep level).
+async fn connection_timing_after_end(url: &str, t0_ms: Option<f64>) -> Option<ConnectionTiming> {
     for _ in 0..RESOURCE_TIMING_TRIES {
-        if let Some(found) = connection_timing(url) {
+        if let Some(found) = connection_timing(url, t0_ms) {
             return Some(found);
         }
         // A promise that never settles, raced against the retry delay: a plain timer.
         let _ = race_with_deadline(Promise::new(&mut |_, _| {}), Some(RESOURCE_TIMING_RETRY_MS)).await;
     }
-    connection_timing(url)
+    connection_timing(url, t0_ms)
 }
 
 /// Remaining time until the nearest deadline that applies at this stage, and which one it is.
@@ -102,7 +103,13 @@ fn nearest_deadline(candidates: &[(Option<f64>, TimeoutKind)], elapsed_ms: f64) 
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
-async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mut Option<u16>) -> TraceEnd {
+async fn read_all(
+    spec: &RunSpec,
+    sink: &dyn RunSink,
+    abort: &Abort,
+    status: &mut Option<u16>,
+    t0_out: &mut Option<f64>,
+) -> TraceEnd {
     let t = spec.timeouts;
     let init = match request_init(spec, abort) {
         Ok(init) => init,
@@ -115,6 +122,7 @@ async fn read_all(spec: &RunSpec, sink: &dyn RunSink, abort: &Abort, status: &mu
     let mut scrubber = spec.scrubber();
     let unix_ms = js_sys::Date::now();
     let t0 = now_ms();
+    *t0_out = Some(t0);
     sink.started(t0, unix_ms);
     let fetch = scope.fetch(&spec.url, &init);
     let stage = [(t.headers_ms, TimeoutKind::Headers), (t.total_ms, TimeoutKind::Total)];

@@ -9,6 +9,17 @@ use crate::findings::triage::url::ENDPOINT_SUFFIXES;
 /// The most runs per target one page will do.
 pub const MAX_REPEAT: usize = 50;
 
+/// The most levels one concurrency sweep runs.
+pub const MAX_LEVELS: usize = 12;
+/// The most streams one sweep level starts together.
+pub const MAX_LEVEL: u32 = 64;
+/// The most rounds per sweep level.
+pub const MAX_ROUNDS_PER_LEVEL: u32 = 20;
+/// Rounds per sweep level when `per_level` is not given: enough for a p50 and a rough p95 at every level.
+pub const DEFAULT_ROUNDS_PER_LEVEL: u32 = 3;
+/// The most hops one ladder measures.
+pub const MAX_HOPS: usize = 8;
+
 /// Default `max_tokens` for the preset.
 pub const DEFAULT_MAX_TOKENS: u32 = 256;
 
@@ -59,6 +70,65 @@ pub struct PageConfig {
     /// Time-outs in seconds (`headers_timeout_s`, `first_byte_timeout_s`, `idle_timeout_s`,
     /// `total_timeout_s`); 0 turns one off.
     pub timeouts_s: TimeoutsSeconds,
+    /// A concurrency sweep (`concurrency=1,2,4,8`): streams started together at each level, increasing;
+    /// empty for none.
+    #[serde(default)]
+    pub concurrency: Vec<u32>,
+    /// Rounds per sweep level (`per_level=`).
+    #[serde(default = "default_per_level")]
+    pub per_level: u32,
+    /// A hop ladder (`hops=URL1,URL2,...`): the same request at each hop, in path order (request URLs in
+    /// exact mode, base URLs in the preset); empty for none.
+    #[serde(default)]
+    pub hops: Vec<String>,
+    /// Names of the hops (`hop_labels=model server,gateway,CDN`); missing ones are named after the URL.
+    #[serde(default)]
+    pub hop_labels: Vec<String>,
+}
+
+fn default_per_level() -> u32 {
+    DEFAULT_ROUNDS_PER_LEVEL
+}
+
+/// Sweep levels from `1,2,4,8` (spaces and `;` also separate): each 1 to [`MAX_LEVEL`], sorted, without
+/// repeats, at most [`MAX_LEVELS`]; anything else is left out.
+pub fn parse_levels(text: &str) -> Vec<u32> {
+    let mut levels: Vec<u32> = text
+        .split([',', ';', ' '])
+        .filter_map(|p| p.trim().parse::<u32>().ok())
+        .filter(|l| (1..=MAX_LEVEL).contains(l))
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    levels.truncate(MAX_LEVELS);
+    levels
+}
+
+/// Hop URLs from a list separated by commas or line breaks (a URL's own commas must be
+/// percent-encoded), at most [`MAX_HOPS`], blanks left out.
+pub fn parse_hops(text: &str) -> Vec<String> {
+    text.split([',', '\n']).map(str::trim).filter(|u| !u.is_empty()).take(MAX_HOPS).map(str::to_string).collect()
+}
+
+/// Hop names separated by commas or line breaks (blanks kept, so a name keeps its position).
+pub fn parse_hop_labels(text: &str) -> Vec<String> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    text.split([',', '\n']).map(|l| l.trim().to_string()).take(MAX_HOPS).collect()
+}
+
+/// What one press of Run measures, from a configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CampaignKind {
+    /// One target, `repeat` times.
+    Runs,
+    /// A and B.
+    Compare,
+    /// A concurrency sweep.
+    Sweep,
+    /// A hop ladder.
+    Hops,
 }
 
 /// Time-outs as the user sets them, in seconds; `0` means no limit.
@@ -107,6 +177,10 @@ impl PageConfig {
             repeat: 1,
             at_once: false,
             timeouts_s: TimeoutsSeconds::default(),
+            concurrency: Vec::new(),
+            per_level: DEFAULT_ROUNDS_PER_LEVEL,
+            hops: Vec::new(),
+            hop_labels: Vec::new(),
         }
     }
 
@@ -148,6 +222,12 @@ impl PageConfig {
                 "first_byte_timeout_s" => c.timeouts_s.first_byte_s = seconds().unwrap_or(c.timeouts_s.first_byte_s),
                 "idle_timeout_s" => c.timeouts_s.idle_s = seconds().unwrap_or(c.timeouts_s.idle_s),
                 "total_timeout_s" => c.timeouts_s.total_s = seconds().unwrap_or(c.timeouts_s.total_s),
+                "concurrency" => c.concurrency = parse_levels(v),
+                "per_level" => {
+                    c.per_level = v.trim().parse::<u32>().unwrap_or(c.per_level).clamp(1, MAX_ROUNDS_PER_LEVEL)
+                }
+                "hops" => c.hops = parse_hops(v),
+                "hop_labels" => c.hop_labels = parse_hop_labels(v),
                 _ => {}
             }
         }
@@ -166,6 +246,7 @@ impl PageConfig {
             url: redact(&self.url),
             base: redact(&self.base),
             vs_url: self.vs_url.as_deref().map(redact),
+            hops: self.hops.iter().map(|h| redact(h)).collect(),
             ..self.clone()
         }
     }
@@ -173,6 +254,9 @@ impl PageConfig {
     /// Whether a URL of this configuration carries a credential (the form warns).
     pub fn carries_credential(&self) -> bool {
         let urls = [Some(self.url.as_str()), Some(self.base.as_str()), self.vs_url.as_deref()];
+        if self.hops.iter().any(|h| crate::secrets::url_has_credential(h)) {
+            return true;
+        }
         match self.mode {
             RequestMode::Exact => [urls[0], urls[2]].into_iter().flatten().any(crate::secrets::url_has_credential),
             RequestMode::Preset => crate::secrets::url_has_credential(&self.base),
@@ -215,6 +299,19 @@ impl PageConfig {
         if self.repeat > 1 {
             pairs.push(("repeat", self.repeat.to_string()));
         }
+        if !self.concurrency.is_empty() {
+            let levels: Vec<String> = self.concurrency.iter().map(u32::to_string).collect();
+            pairs.push(("concurrency", levels.join(",")));
+            if self.per_level != DEFAULT_ROUNDS_PER_LEVEL {
+                pairs.push(("per_level", self.per_level.to_string()));
+            }
+        }
+        if !self.hops.is_empty() {
+            pairs.push(("hops", self.hops.join(",")));
+            if !self.hop_labels.is_empty() {
+                pairs.push(("hop_labels", self.hop_labels.join(",")));
+            }
+        }
         if self.at_once && self.compares() {
             pairs.push(("at_once", "1".into()));
         }
@@ -232,6 +329,32 @@ impl PageConfig {
         }
         pairs.push(("run", "1".into()));
         pairs.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// What one press of Run measures: a hop ladder when hops are given, else a sweep when levels are,
+    /// else a comparison when a second target is, else one target (`repeat` times).
+    pub fn campaign_kind(&self) -> CampaignKind {
+        if !self.hops.is_empty() {
+            CampaignKind::Hops
+        } else if !self.concurrency.is_empty() {
+            CampaignKind::Sweep
+        } else if self.compares() {
+            CampaignKind::Compare
+        } else {
+            CampaignKind::Runs
+        }
+    }
+
+    /// The request sent to hop `index`: this configuration's request with the hop's URL (exact mode) or
+    /// base URL (preset) in place of its own.
+    pub fn request_at_hop(&self, index: usize) -> Option<(String, String, Option<String>)> {
+        let hop = self.hops.get(index)?;
+        let mut at = self.clone();
+        match self.mode {
+            RequestMode::Exact => at.url = hop.clone(),
+            RequestMode::Preset => at.base = hop.clone(),
+        }
+        Some(at.request())
     }
 
     /// Whether a second target is configured (`vs` in exact mode, `vs_model` in the preset).
@@ -379,6 +502,30 @@ mod tests {
         assert_eq!(body["stream_options"]["include_usage"], true);
         assert_eq!(body["max_tokens"], 64);
         assert_eq!(body["messages"][0]["content"], "hi");
+    }
+
+    #[test]
+    fn sweeps_and_hop_ladders_from_the_query() {
+        let c = PageConfig::from_query("http://o", &q(&[("concurrency", "8, 1,2,2,x,0,65,4"), ("per_level", "99")]));
+        assert_eq!((c.concurrency.clone(), c.per_level), (vec![1, 2, 4, 8], MAX_ROUNDS_PER_LEVEL));
+        assert_eq!(c.campaign_kind(), CampaignKind::Sweep);
+        let c = PageConfig::from_query(
+            "http://o",
+            &q(&[("url", "http://a/v1/x"), ("hops", "http://a/v1/x, http://b/v1/x\nhttp://c/v1/x?key=sk-123"), ("hop_labels", "model,,CDN")]),
+        );
+        assert_eq!(c.campaign_kind(), CampaignKind::Hops);
+        assert_eq!(c.hops, ["http://a/v1/x", "http://b/v1/x", "http://c/v1/x?key=sk-123"]);
+        assert_eq!(c.hop_labels, ["model", "", "CDN"]);
+        assert_eq!(c.request_at_hop(1).unwrap().1, "http://b/v1/x");
+        assert!(c.carries_credential());
+        let query = c.to_query();
+        assert!(!query.contains("sk-123"), "{query}");
+        let again = PageConfig::from_query("http://o", &decode(&query));
+        assert_eq!(again.hops[2], "http://c/v1/x?key=REDACTED");
+        assert_eq!(again.hop_labels, c.hop_labels);
+        let sweep = PageConfig::from_query("http://o", &q(&[("concurrency", "1,4"), ("per_level", "2")]));
+        let again = PageConfig::from_query("http://o", &decode(&sweep.to_query()));
+        assert_eq!((again.concurrency, again.per_level), (vec![1, 4], 2));
     }
 
     #[test]

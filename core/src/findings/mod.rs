@@ -16,6 +16,7 @@
 //!
 //! Depends on [`crate::verdict`], [`crate::measure`], [`crate::analysis`] and below.
 
+pub mod campaign;
 pub mod path;
 pub mod rules;
 #[cfg(test)]
@@ -129,6 +130,11 @@ string_enum! {
         TraceCapped = "trace_capped",
         /// The answer text passed its cap: the rest was counted, not kept.
         TextCapped = "text_capped",
+        /// Above 6 streams at once over HTTP/1.1, the browser itself queued requests (campaign finding).
+        BrowserConnectionLimit = "browser_connection_limit",
+        /// Warm runs of an identical request hit the prompt cache for under 70% of the prompt (campaign
+        /// finding).
+        LowCacheHit = "low_cache_hit",
     }
 }
 

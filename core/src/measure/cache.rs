@@ -23,6 +23,19 @@ pub enum CacheSource {
     Gemini,
 }
 
+impl CacheSource {
+    /// The shortest prompt, in tokens, this provider caches at all: below it every request misses, and
+    /// a low hit ratio says nothing about the prompt. DeepSeek caches in 64-token units; OpenAI's
+    /// prompt caching, Anthropic's cache breakpoints and Gemini's implicit caching start at 1024 tokens
+    /// (some models need more).
+    pub fn min_cacheable_prompt_tokens(self) -> u64 {
+        match self {
+            CacheSource::Deepseek => 64,
+            CacheSource::Openai | CacheSource::OpenaiResponses | CacheSource::Anthropic | CacheSource::Gemini => 1024,
+        }
+    }
+}
+
 /// Prompt-cache figures of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CacheStats {

@@ -1,11 +1,14 @@
-//! The report of one press of Run: a single run, N runs of one target, or an A/B comparison. It
-//! serialises to exactly the JSON of the automation contract for each case (untagged).
+//! The report of one press of Run: a single run, N runs of one target, an A/B comparison, a concurrency
+//! sweep or a hop ladder. It serialises to exactly the JSON of the automation contract for each case
+//! (untagged).
 
 use serde::{Deserialize, Serialize};
 
 use super::compare::{Comparison, Side, Subject};
-use crate::report::Report;
+use super::hops::{HopLadder, HopsSetup};
 use super::runs::RunsSummary;
+use super::sweep::{SweepReport, SweepSetup};
+use crate::report::Report;
 use crate::verdict::Verdict;
 
 /// What an A/B campaign compares and how the sides are called.
@@ -19,12 +22,40 @@ pub struct CompareSetup {
     pub label_b: String,
 }
 
-/// The automation contract's report for any campaign.
+/// How a campaign's runs are grouped and summarised.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Layout {
+    /// One target, once or repeated.
+    Runs,
+    /// Two sides, A and B.
+    Compare(CompareSetup),
+    /// Concurrency levels (a run's group is its level).
+    Sweep(SweepSetup),
+    /// The same request at each hop (a run's group is its hop index).
+    Hops(HopsSetup),
+}
+
+/// Where one run belongs in its campaign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RunTag {
+    /// A or B (A outside comparisons).
+    pub side: Side,
+    /// The sweep level or the hop index; 0 otherwise.
+    pub group: u32,
+}
+
+/// The automation contract's report for any campaign. Variant order matters: reading a report back
+/// tries them in this order, and each of the first three requires its own fields (`a`/`b`, `sweep`,
+/// `hops`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum CampaignReport {
     /// `a`, `b`, `delta_ms`, `summary`.
     Compare(Box<Comparison>),
+    /// `sweep`, `knee`, `summary`.
+    Sweep(Box<SweepReport>),
+    /// `hops`, `first_bad_hop`, `summary`.
+    Hops(Box<HopLadder>),
     /// Medians at the top level, plus `runs` and `cache.hit_ratio`.
     Repeat(Box<RunsSummary>),
     /// One run's report.
@@ -32,28 +63,60 @@ pub enum CampaignReport {
 }
 
 impl CampaignReport {
-    /// Builds the report from the runs in the order they ran.
+    /// Builds the report from the runs in the order they ran (A/B sides only).
     pub fn from_runs(runs: Vec<(Side, Report)>, compare: Option<CompareSetup>) -> CampaignReport {
-        match compare {
-            Some(setup) => {
-                let (a, b): (Vec<_>, Vec<_>) = runs.into_iter().partition(|(side, _)| *side == Side::A);
+        let layout = compare.map_or(Layout::Runs, Layout::Compare);
+        CampaignReport::of(runs.into_iter().map(|(side, r)| (RunTag { side, group: 0 }, r)).collect(), &layout)
+    }
+
+    /// Builds the report of `layout` from the tagged runs in the order they ran.
+    pub fn of(runs: Vec<(RunTag, Report)>, layout: &Layout) -> CampaignReport {
+        match layout {
+            Layout::Compare(setup) => {
+                let (a, b): (Vec<_>, Vec<_>) = runs.into_iter().partition(|(tag, _)| tag.side == Side::A);
                 let a = RunsSummary::of(a.into_iter().map(|(_, r)| r).collect());
                 let b = RunsSummary::of(b.into_iter().map(|(_, r)| r).collect());
+                let setup = setup.clone();
                 CampaignReport::Compare(Box::new(Comparison::new(setup.subject, setup.label_a, setup.label_b, a, b)))
             }
-            None if runs.len() == 1 => {
+            Layout::Sweep(setup) => {
+                let runs: Vec<(u32, Report)> = runs.into_iter().map(|(tag, r)| (tag.group, r)).collect();
+                CampaignReport::Sweep(Box::new(SweepReport::of(&runs, setup)))
+            }
+            Layout::Hops(setup) => {
+                let runs: Vec<(usize, Report)> = runs.into_iter().map(|(tag, r)| (tag.group as usize, r)).collect();
+                CampaignReport::Hops(Box::new(HopLadder::of(&runs, setup)))
+            }
+            Layout::Runs if runs.len() == 1 => {
                 let (_, report) = runs.into_iter().next().expect("one run");
                 CampaignReport::Single(Box::new(report))
             }
-            None => CampaignReport::Repeat(Box::new(RunsSummary::of(runs.into_iter().map(|(_, r)| r).collect()))),
+            Layout::Runs => CampaignReport::Repeat(Box::new(RunsSummary::of(runs.into_iter().map(|(_, r)| r).collect()))),
         }
     }
 
-    /// Whether the campaign failed as a whole (a single failed run, a failed median verdict, or a failed
-    /// side in a comparison): the page then says `data-state="error"`.
+    /// How this report's runs were grouped (the file's own words for labels and URLs, shown as text).
+    pub fn layout(&self) -> Layout {
+        match self {
+            CampaignReport::Compare(c) => {
+                Layout::Compare(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
+            }
+            CampaignReport::Sweep(s) => Layout::Sweep(SweepSetup { levels: s.sweep.iter().map(|l| l.level).collect(), per_level: s.per_level }),
+            CampaignReport::Hops(h) => Layout::Hops(HopsSetup {
+                urls: h.hops.iter().map(|h| h.url.clone()).collect(),
+                labels: h.hops.iter().map(|h| h.label.clone()).collect(),
+            }),
+            CampaignReport::Repeat(_) | CampaignReport::Single(_) => Layout::Runs,
+        }
+    }
+
+    /// Whether the campaign failed as a whole (a single failed run, a failed median verdict, a failed
+    /// side in a comparison, a failed lowest sweep level or hop): the page then says `data-state="error"`.
     pub fn failed(&self) -> bool {
         match self {
             CampaignReport::Compare(c) => c.a.verdict == Verdict::Failed || c.b.verdict == Verdict::Failed,
+            CampaignReport::Sweep(s) => s.verdict == Verdict::Failed,
+            CampaignReport::Hops(h) => h.failed(),
             CampaignReport::Repeat(r) => r.verdict == Verdict::Failed,
             CampaignReport::Single(r) => r.verdict == Verdict::Failed,
         }

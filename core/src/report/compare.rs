@@ -18,9 +18,10 @@ pub enum Subject {
 }
 
 /// Which side a run belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Side {
     /// The first target.
+    #[default]
     A,
     /// The second target.
     B,

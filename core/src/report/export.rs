@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::campaign::{CampaignReport, CompareSetup};
+use super::campaign::{CampaignReport, CompareSetup, Layout, RunTag};
 use super::import_check::check_runs;
 use super::compare::Side;
 use super::Report;
@@ -26,6 +26,9 @@ pub const EXPORT_VERSION: u32 = 1;
 pub struct ExportedRun {
     /// A or B.
     pub side: Side,
+    /// The sweep level or hop index the run belongs to (0 otherwise, and in files written before sweeps).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub group: u32,
     /// What the browser saw.
     pub trace: Trace,
 }
@@ -102,23 +105,30 @@ pub enum ImportSource {
 }
 
 impl Export {
-    /// How the file's runs were compared (subject and labels), when its report was a comparison: the
-    /// labels are the file's words, shown as text.
+    /// How the file's runs were grouped (sides, levels or hops; labels and URLs are the file's words,
+    /// shown as text).
+    pub fn layout(&self) -> Layout {
+        self.report.layout()
+    }
+
+    /// How the file's runs were compared (subject and labels), when its report was a comparison.
     pub fn compare_setup(&self) -> Option<CompareSetup> {
-        match &self.report {
-            CampaignReport::Compare(c) => {
-                Some(CompareSetup { subject: c.subject, label_a: c.label_a.clone(), label_b: c.label_b.clone() })
-            }
+        match self.layout() {
+            Layout::Compare(setup) => Some(setup),
             _ => None,
         }
     }
 
     /// The campaign report recomputed from the runs' traces alone (verdicts, findings, the compare
-    /// sentence): what an import shows, never the report written in the file.
+    /// sentence, the knee, the first bad hop): what an import shows, never the report written in the file.
     pub fn recompute(&self) -> CampaignReport {
-        let runs = self.runs.iter().map(|r| (r.side, Report::from_trace(&r.trace))).collect();
-        CampaignReport::from_runs(runs, self.compare_setup())
+        let runs = self.runs.iter().map(|r| (RunTag { side: r.side, group: r.group }, Report::from_trace(&r.trace))).collect();
+        CampaignReport::of(runs, &self.layout())
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The JSON text `#report-json` shows for `report`: for an import, the same object with `imported: true`
@@ -176,7 +186,7 @@ mod import_tests {
     fn run(side: Side) -> ExportedRun {
         let content = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
         let reads: Vec<(f64, String)> = (0..10).map(|i| (300.0 + 20.0 * i as f64, content.to_string())).collect();
-        ExportedRun { side, trace: Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 600.0 }) }
+        ExportedRun { side, group: 0, trace: Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 600.0 }) }
     }
 
     /// Regression (issue 10): an export's written verdict became the banner; only its traces count.

@@ -138,6 +138,7 @@ mod tests {
             report,
             runs: vec![ExportedRun {
                 side: Side::A,
+                group: 0,
                 trace,
             }],
         };

@@ -105,9 +105,51 @@ pub fn campaign_markdown(report: &CampaignReport) -> String {
             summary_row(&mut out, "A", s);
             if let Some(c) = &s.cache {
                 let _ = writeln!(out, "\nPrompt cache over runs: {} hit / {} miss tokens{}.", c.hit_tokens, c.miss_tokens, c.hit_ratio.map_or(String::new(), |r| format!(" ({:.0}% hit)", r * 100.0)));
+                if let Some(warm) = c.warm_hit_ratio {
+                    let _ = writeln!(out, "Warm runs ({}): {:.0}% hit; TTFT cold {}, warm {}.", c.warm_runs, warm * 100.0, ms(c.cold_ttft_ms), ms(c.warm_ttft_ms));
+                }
             }
             out.push('\n');
             findings_list(&mut out, &s.findings);
+        }
+        CampaignReport::Sweep(sw) => {
+            let _ = writeln!(out, "Concurrency sweep, {} rounds per level. {}\n", sw.per_level, md_text(&sw.summary));
+            out.push_str("| streams at once | TTFT p50 | TTFT p95 | TPOT p50 | total p50 | errors | held by the browser |\n|---|---|---|---|---|---|---|\n");
+            for l in &sw.sweep {
+                let knee = if sw.knee == Some(l.level) { " (knee)" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "| {}{knee} | {} | {} | {} | {} | {} | {} |",
+                    l.level,
+                    ms(l.ttft_p50_ms),
+                    ms(l.ttft_p95_ms),
+                    ms(l.tpot_p50_ms),
+                    ms(l.total_p50_ms),
+                    l.errors,
+                    l.browser_queued
+                );
+            }
+            out.push('\n');
+            findings_list(&mut out, &sw.findings);
+        }
+        CampaignReport::Hops(h) => {
+            let _ = writeln!(out, "Hop ladder. {}\n", md_text(&h.summary));
+            out.push_str("| hop | URL | verdict | TTFT | TPOT | events per read | findings |\n|---|---|---|---|---|---|---|\n");
+            for hop in &h.hops {
+                let mark = if h.first_bad_hop == Some(hop.index) { " (first change)" } else { "" };
+                let codes: Vec<String> = hop.findings.iter().map(|c| code_span(c.as_str())).collect();
+                let _ = writeln!(
+                    out,
+                    "| {}{mark} | {} | {} | {} | {} | {} | {} |",
+                    md_text(&hop.label),
+                    code_span(&crate::secrets::redact_url(&hop.url)),
+                    hop.verdict.as_str(),
+                    ms(hop.ttft_ms),
+                    ms(hop.tpot_ms),
+                    hop.events_per_read_mean.map_or("–".into(), |v| format!("{v:.1}")),
+                    codes.join(" ")
+                );
+            }
         }
         CampaignReport::Compare(c) => {
             let _ = writeln!(out, "{}\n", md_text(&c.summary));

@@ -13,10 +13,13 @@ use serde::{Deserialize, Serialize};
 
 pub mod campaign;
 pub mod compare;
+pub mod connection_cost;
 pub mod export;
 pub mod import_check;
 pub mod markdown;
+pub mod hops;
 pub mod runs;
+pub mod sweep;
 
 use crate::analysis::{analyze, Analysis};
 use crate::dialect::{Dialect, StopReason, Usage};

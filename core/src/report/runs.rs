@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::connection_cost::ConnectionCost;
 use crate::dialect::Dialect;
+use crate::findings::campaign::low_cache_hit;
+use crate::measure::cache::{CacheSource, CacheStats};
 use crate::findings::Finding;
 use crate::report::Report;
 use crate::stats::percentile;
@@ -56,7 +59,7 @@ pub struct MetricSpreads {
 }
 
 /// Prompt-cache figures summed over runs.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheOverRuns {
     /// Runs that reported cache figures.
     pub runs: usize,
@@ -66,6 +69,36 @@ pub struct CacheOverRuns {
     pub miss_tokens: u64,
     /// `hit / (hit + miss)`, `None` when both are 0.
     pub hit_ratio: Option<f64>,
+    /// Each run's hit ratio, in the order they ran (`null` for a run without cache figures).
+    #[serde(default)]
+    pub run_hit_ratios: Vec<Option<f64>>,
+    /// The hit ratio over the warm runs: every run with cache figures after the first one (which is cold
+    /// by construction: nothing of this request was cached before it); `None` with no warm run.
+    #[serde(default)]
+    pub warm_hit_ratio: Option<f64>,
+    /// Warm runs with cache figures.
+    #[serde(default)]
+    pub warm_runs: usize,
+    /// TTFT of the first (cold) run.
+    #[serde(default)]
+    pub cold_ttft_ms: Option<f64>,
+    /// Median TTFT of the warm runs.
+    #[serde(default)]
+    pub warm_ttft_ms: Option<f64>,
+    /// Which usage fields the figures came from (the first run's).
+    #[serde(default)]
+    pub source: Option<CacheSource>,
+    /// Mean prompt tokens (hit + miss) of the warm runs.
+    #[serde(default)]
+    pub warm_prompt_tokens_mean: Option<f64>,
+}
+
+/// `hit / (hit + miss)` over several runs' cache figures, summed as f64 (server counts may be anything up
+/// to u64::MAX); `None` when both sums are 0.
+fn ratio_over(cached: &[&CacheStats]) -> Option<f64> {
+    let hit: f64 = cached.iter().map(|c| c.hit_tokens as f64).sum();
+    let all: f64 = hit + cached.iter().map(|c| c.miss_tokens as f64).sum::<f64>();
+    (all > 0.0).then(|| hit / all)
 }
 
 /// N runs of one target. Its top-level fields are the single-run fields of the report (medians; the
@@ -100,6 +133,9 @@ pub struct RunsSummary {
     pub stats: MetricSpreads,
     /// Prompt cache over all runs, when any run reported it.
     pub cache: Option<CacheOverRuns>,
+    /// Connection cost, cold first run against warm later ones, when Resource Timing was there.
+    #[serde(default)]
+    pub connection: Option<ConnectionCost>,
     /// Every run's report, in the order they ran.
     pub runs: Vec<Report>,
 }
@@ -111,6 +147,21 @@ fn severity_rank(v: Verdict) -> u8 {
         Verdict::Collected => 2,
         Verdict::Failed => 3,
     }
+}
+
+/// The most frequent verdict; a tie goes to the worse one (failed, collected, buffered, streaming), and
+/// no verdict at all is `failed`.
+pub fn most_frequent_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+    let mut counts = [0usize; 4];
+    for v in verdicts {
+        counts[severity_rank(v) as usize] += 1;
+    }
+    [Verdict::Failed, Verdict::Collected, Verdict::Buffered, Verdict::Streaming]
+        .into_iter()
+        .map(|v| (counts[severity_rank(v) as usize], severity_rank(v), v))
+        .max_by_key(|(count, rank, _)| (*count, *rank))
+        .filter(|(count, _, _)| *count > 0)
+        .map_or(Verdict::Failed, |(_, _, v)| v)
 }
 
 fn values(runs: &[Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
@@ -129,12 +180,7 @@ impl RunsSummary {
         for r in &runs {
             *verdicts.entry(r.verdict.as_str().to_string()).or_default() += 1;
         }
-        let verdict = [Verdict::Failed, Verdict::Collected, Verdict::Buffered, Verdict::Streaming]
-            .into_iter()
-            .map(|v| (verdicts.get(v.as_str()).copied().unwrap_or(0), severity_rank(v), v))
-            .max_by_key(|(count, rank, _)| (*count, *rank))
-            .filter(|(count, _, _)| *count > 0)
-            .map_or(Verdict::Failed, |(_, _, v)| v);
+        let verdict = most_frequent_verdict(runs.iter().map(|r| r.verdict));
 
         let stats = MetricSpreads {
             headers_ms: Spread::of(&values(&runs, |r| r.headers_ms)),
@@ -165,15 +211,36 @@ impl RunsSummary {
             // over f64 sums so that it stays right when a u64 sum would not fit.
             let hit_tokens = cached.iter().fold(0u64, |sum, c| sum.saturating_add(c.hit_tokens));
             let miss_tokens = cached.iter().fold(0u64, |sum, c| sum.saturating_add(c.miss_tokens));
-            let hit_f: f64 = cached.iter().map(|c| c.hit_tokens as f64).sum();
-            let all_f: f64 = hit_f + cached.iter().map(|c| c.miss_tokens as f64).sum::<f64>();
+            let with_cache: Vec<&Report> = runs.iter().filter(|r| r.cache.is_some()).collect();
+            let warm = with_cache.get(1..).unwrap_or_default();
+            let warm_stats: Vec<&CacheStats> = warm.iter().filter_map(|r| r.cache.as_ref()).collect();
             CacheOverRuns {
                 runs: cached.len(),
                 hit_tokens,
                 miss_tokens,
-                hit_ratio: (all_f > 0.0).then(|| hit_f / all_f),
+                hit_ratio: ratio_over(&cached),
+                run_hit_ratios: runs.iter().map(|r| r.cache.as_ref().and_then(|c| c.hit_ratio)).collect(),
+                warm_hit_ratio: ratio_over(&warm_stats),
+                warm_runs: warm.len(),
+                cold_ttft_ms: with_cache.first().and_then(|r| r.ttft_ms),
+                warm_ttft_ms: crate::stats::median(&warm.iter().filter_map(|r| r.ttft_ms).collect::<Vec<_>>()),
+                source: cached.first().map(|c| c.source),
+                warm_prompt_tokens_mean: crate::stats::mean(
+                    &warm_stats.iter().map(|c| c.hit_tokens as f64 + c.miss_tokens as f64).collect::<Vec<_>>(),
+                ),
             }
         });
+        if let Some(c) = &cache {
+            // A prompt shorter than the provider ever caches misses every time: that says nothing.
+            let cacheable = match (c.source, c.warm_prompt_tokens_mean) {
+                (Some(source), Some(tokens)) => tokens >= source.min_cacheable_prompt_tokens() as f64,
+                _ => false,
+            };
+            if cacheable {
+                findings.extend(low_cache_hit(c.warm_hit_ratio, c.warm_runs, c.cold_ttft_ms, c.warm_ttft_ms));
+            }
+        }
+        let connection = ConnectionCost::of(&runs);
 
         RunsSummary {
             verdict,
@@ -190,7 +257,59 @@ impl RunsSummary {
             verdicts,
             stats,
             cache,
+            connection,
             runs,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::FindingCode;
+    use crate::trace::{Trace, TraceEnd};
+
+    /// A DeepSeek-style run with this prompt cache and first token.
+    fn run(hit: u64, miss: u64, ttft_ms: f64) -> Report {
+        let event = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
+        let mut reads: Vec<(f64, String)> = (0..5).map(|i| (ttft_ms + 20.0 * i as f64, event.to_string())).collect();
+        reads.push((
+            ttft_ms + 100.0,
+            format!(
+                "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":5,\
+                 \"prompt_cache_hit_tokens\":{hit},\"prompt_cache_miss_tokens\":{miss}}}}}\n\ndata: [DONE]\n\n",
+                hit + miss
+            ),
+        ));
+        Report::from_trace(&Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: ttft_ms + 101.0 }))
+    }
+
+    #[test]
+    fn warm_runs_under_70_percent_give_low_cache_hit_with_cold_and_warm_ttft() {
+        let s = RunsSummary::of(vec![run(0, 1000, 900.0), run(500, 500, 400.0), run(600, 400, 380.0)]);
+        let c = s.cache.clone().unwrap();
+        assert_eq!(c.run_hit_ratios, [Some(0.0), Some(0.5), Some(0.6)]);
+        assert_eq!((c.warm_runs, c.warm_hit_ratio), (2, Some(0.55)));
+        assert_eq!((c.cold_ttft_ms, c.warm_ttft_ms), (Some(900.0), Some(390.0)));
+        let f = s.findings.iter().find(|f| f.code == FindingCode::LowCacheHit).expect("low_cache_hit");
+        assert_eq!(f.evidence["warm_hit_ratio"], 0.55);
+        assert!(f.title.contains("55%"), "{}", f.title);
+    }
+
+    #[test]
+    fn a_warm_cache_at_70_percent_or_a_prompt_too_short_to_cache_is_fine() {
+        let good = RunsSummary::of(vec![run(0, 1000, 900.0), run(700, 300, 400.0)]);
+        assert!(!good.has_low_cache_hit());
+        // 40 tokens: under DeepSeek's 64-token unit, nothing is ever cached.
+        let short = RunsSummary::of(vec![run(0, 40, 300.0), run(0, 40, 300.0)]);
+        assert!(!short.has_low_cache_hit());
+        // One run has no warm run to judge.
+        assert!(!RunsSummary::of(vec![run(0, 1000, 900.0)]).has_low_cache_hit());
+    }
+
+    impl RunsSummary {
+        fn has_low_cache_hit(&self) -> bool {
+            self.findings.iter().any(|f| f.code == FindingCode::LowCacheHit)
         }
     }
 }
