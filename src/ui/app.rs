@@ -3,7 +3,10 @@
 use leptos::prelude::*;
 use streamscope_core::config::page_config::PageConfig;
 
+use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
+use super::hops_panel::HopsPanel;
+use super::sweep_panel::SweepPanel;
 use super::findings::Findings;
 use super::handoff::Handoff;
 use super::form::{plan_from_form, FormState, RequestForm};
@@ -28,8 +31,7 @@ pub fn App() -> impl IntoView {
 
     if run_on_load {
         when_settled(move || {
-            let (runs, compare) = plan_from_form(&form);
-            session.start_campaign(form.config(), runs, compare);
+            session.start_campaign(form.config(), plan_from_form(&form));
         });
     }
 
@@ -43,6 +45,9 @@ pub fn App() -> impl IntoView {
             <Findings session=session />
             <RequestForm form=form session=session />
             <ComparePanel session=session />
+            <SweepPanel session=session />
+            <HopsPanel session=session />
+            <CacheAndConnection session=session />
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />

@@ -111,7 +111,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
         </Show>
         <Show when=move || sides().is_some()>
             <section class="card compare" aria-label="Comparison">
-                <h2>{move || if session.compare.with(|c| c.is_some()) { "Comparison" } else { "Repeated runs" }}</h2>
+                <h2>{move || if session.compare_setup().is_some() { "Comparison" } else { "Repeated runs" }}</h2>
                 {move || sides().and_then(|(sentence, _)| sentence).map(|s| view! { <p class="compare-summary" data-testid="compare-summary">{s}</p> })}
                 <table class="compare-table" data-testid="compare-table">
                     <thead>
@@ -144,7 +144,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                 </table>
                 <div class="compare-timelines">
                     {side_chart(Side::A, "timeline-a")}
-                    {move || session.compare.with(|c| c.is_some()).then(|| side_chart(Side::B, "timeline-b"))}
+                    {move || session.compare_setup().is_some().then(|| side_chart(Side::B, "timeline-b"))}
                 </div>
             </section>
         </Show>

@@ -32,7 +32,7 @@ pub fn Findings(session: Session) -> impl IntoView {
     let which_run = move || {
         let (done, planned) = session.progress.get();
         (planned > 1 && session.report.with(|r| r.is_some())).then(|| {
-            let side = if session.compare.with(|c| c.is_some()) {
+            let side = if session.compare_setup().is_some() {
                 format!(" (side {:?})", session.current_side.get())
             } else {
                 String::new()

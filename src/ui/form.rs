@@ -5,9 +5,14 @@ use leptos::prelude::*;
 use streamscope_core::config::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
 
-use super::session::Session;
+use super::session::{CampaignPlan, Session};
 use super::triage_hints::{suggestions, url_checks, UrlChecks};
-use streamscope_core::report::campaign::{pair_labels, CompareSetup};
+use streamscope_core::config::page_config::{
+    parse_hop_labels, parse_hops, parse_levels, CampaignKind, DEFAULT_ROUNDS_PER_LEVEL, MAX_ROUNDS_PER_LEVEL,
+};
+use streamscope_core::report::campaign::{pair_labels, CompareSetup, Layout, RunTag};
+use streamscope_core::report::hops::{hop_labels, HopsSetup};
+use streamscope_core::report::sweep::SweepSetup;
 use streamscope_core::report::compare::{schedule, Side, Subject};
 use crate::net::{RunSpec, Timeouts};
 use streamscope_core::secrets::{is_credential_header, origin, redact_url, Secret};
@@ -42,6 +47,14 @@ pub struct FormState {
     /// Send the key and credential headers to a side B on another origin too. Form state only, never
     /// read from the page's URL: a crafted link cannot route the key to a third server.
     share_key_b: RwSignal<bool>,
+    /// Sweep levels (`1,2,4,8`).
+    concurrency: RwSignal<String>,
+    /// Rounds per sweep level.
+    per_level: RwSignal<String>,
+    /// Hop URLs, one per line.
+    hops: RwSignal<String>,
+    /// Hop names, comma-separated.
+    hop_labels: RwSignal<String>,
     headers_s: RwSignal<String>,
     first_byte_s: RwSignal<String>,
     idle_s: RwSignal<String>,
@@ -69,6 +82,10 @@ impl FormState {
             repeat: RwSignal::new(c.repeat.to_string()),
             at_once: RwSignal::new(c.at_once),
             share_key_b: RwSignal::new(false),
+            concurrency: RwSignal::new(c.concurrency.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+            per_level: RwSignal::new(c.per_level.to_string()),
+            hops: RwSignal::new(c.hops.join("\n")),
+            hop_labels: RwSignal::new(c.hop_labels.join(", ")),
             headers_s: s(c.timeouts_s.headers_s),
             first_byte_s: s(c.timeouts_s.first_byte_s),
             idle_s: s(c.timeouts_s.idle_s),
@@ -100,6 +117,10 @@ impl FormState {
                 idle_s: secs(self.idle_s),
                 total_s: secs(self.total_s),
             },
+            concurrency: parse_levels(&self.concurrency.get_untracked()),
+            per_level: self.per_level.get_untracked().trim().parse::<u32>().unwrap_or(DEFAULT_ROUNDS_PER_LEVEL).clamp(1, MAX_ROUNDS_PER_LEVEL),
+            hops: parse_hops(&self.hops.get_untracked()),
+            hop_labels: parse_hop_labels(&self.hop_labels.get_untracked()),
         }
     }
 }
@@ -113,17 +134,20 @@ fn parse_headers(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Whether side B of the form's comparison is on another origin than side A (the key then needs the
-/// user's consent to go there).
-fn b_on_another_origin(config: &PageConfig) -> bool {
-    let (Some((_, url_b, _)), (_, url_a, _)) = (config.request_b(), config.request()) else {
-        return false;
-    };
-    origin(&url_a) != origin(&url_b)
+/// Whether side B of the form's comparison, or a hop of its ladder, is on another origin than the main
+/// request (the key then needs the user's consent to go there).
+fn others_on_another_origin(config: &PageConfig) -> bool {
+    let (_, url_a, _) = config.request();
+    let b_elsewhere = config.request_b().is_some_and(|(_, url_b, _)| origin(&url_a) != origin(&url_b));
+    let hop_elsewhere = (0..config.hops.len())
+        .filter_map(|i| config.request_at_hop(i))
+        .any(|(_, url, _)| origin(&url_a) != origin(&url));
+    b_elsewhere || hop_elsewhere
 }
 
-/// The runs the form describes, in order (A, B, A, B … for a comparison), and how to compare them.
-pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<CompareSetup>) {
+/// The runs the form describes, in rounds (A, B, A, B … for a comparison; a level's streams together for
+/// a sweep; hop 1, 2, … repeated for a ladder), and how to summarise them.
+pub fn plan_from_form(form: &FormState) -> CampaignPlan {
     let config = form.config();
     let mut headers = parse_headers(&form.extra_headers.get_untracked());
     let key = form.api_key.get_untracked();
@@ -131,11 +155,16 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
     let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
     headers.extend(api.headers(&key));
     let headers: Vec<(String, Secret)> = headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect();
-    // Side B on another origin gets no key and no credential header unless the user ticked it.
-    let headers_b: Vec<(String, Secret)> = if b_on_another_origin(&config) && !form.share_key_b.get_untracked() {
-        headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
-    } else {
-        headers.clone()
+    // A target on another origin (side B, a hop) gets no key and no credential header unless the user
+    // ticked it.
+    let (_, url_a, _) = config.request();
+    let share = form.share_key_b.get_untracked();
+    let headers_for = |url: &str| -> Vec<(String, Secret)> {
+        if origin(url) != origin(&url_a) && !share {
+            headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
+        } else {
+            headers.clone()
+        }
     };
     let t = config.timeouts_s;
     let timeouts = Timeouts {
@@ -145,36 +174,63 @@ pub fn plan_from_form(form: &FormState) -> (Vec<(Side, RunSpec)>, Option<Compare
         total_ms: TimeoutsSeconds::limit_ms(t.total_s),
     };
     let key_has_whitespace = key.trim() != key;
-    let spec = |(method, url, body): (String, String, Option<String>), headers: &Vec<(String, Secret)>| RunSpec {
+    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec {
+        headers: headers_for(&url),
         url,
         method,
         body,
-        headers: headers.clone(),
         timeouts,
         key_has_whitespace,
     };
-    let a = config.request();
-    let b = config.request_b();
-    let setup = b.as_ref().map(|b| match config.mode {
-        RequestMode::Preset => CompareSetup {
-            subject: Subject::Model,
-            label_a: config.model.clone(),
-            label_b: config.vs_model.clone().unwrap_or_default(),
-        },
-        RequestMode::Exact => {
-            let (label_a, label_b) = pair_labels(&redact_url(&a.1), &redact_url(&b.1));
-            CompareSetup { subject: Subject::Path, label_a, label_b }
+    let a = (RunTag::default(), spec(config.request()));
+    match config.campaign_kind() {
+        CampaignKind::Hops => {
+            let specs: Vec<RunSpec> = (0..config.hops.len()).filter_map(|i| config.request_at_hop(i)).map(spec).collect();
+            let urls: Vec<String> = specs.iter().map(|s| redact_url(&s.url).into_owned()).collect();
+            let defaults = hop_labels(&urls);
+            let labels = defaults
+                .into_iter()
+                .enumerate()
+                .map(|(i, d)| config.hop_labels.get(i).map(|l| l.trim()).filter(|l| !l.is_empty()).map_or(d, str::to_string))
+                .collect();
+            let rounds = (0..config.repeat)
+                .flat_map(|_| specs.iter().enumerate().map(|(i, s)| vec![(RunTag { side: Side::A, group: i as u32 }, s.clone())]))
+                .collect();
+            CampaignPlan { rounds, layout: Layout::Hops(HopsSetup { urls, labels }) }
         }
-    });
-    let (spec_a, spec_b) = (spec(a, &headers), b.map(|b| spec(b, &headers_b)));
-    let runs = schedule(config.repeat, spec_b.is_some())
-        .into_iter()
-        .map(|side| match side {
-            Side::A => (side, spec_a.clone()),
-            Side::B => (side, spec_b.clone().unwrap_or_else(|| spec_a.clone())),
-        })
-        .collect();
-    (runs, setup)
+        CampaignKind::Sweep => {
+            let rounds = config
+                .concurrency
+                .iter()
+                .flat_map(|&level| {
+                    let (tag, spec) = (RunTag { side: Side::A, group: level }, a.1.clone());
+                    (0..config.per_level).map(move |_| (0..level).map(|_| (tag, spec.clone())).collect::<Vec<_>>())
+                })
+                .collect();
+            CampaignPlan { rounds, layout: Layout::Sweep(SweepSetup { levels: config.concurrency.clone(), per_level: config.per_level }) }
+        }
+        CampaignKind::Compare => {
+            let b = config.request_b().map(spec).unwrap_or_else(|| a.1.clone());
+            let setup = match config.mode {
+                RequestMode::Preset => CompareSetup {
+                    subject: Subject::Model,
+                    label_a: config.model.clone(),
+                    label_b: config.vs_model.clone().unwrap_or_default(),
+                },
+                RequestMode::Exact => {
+                    let (label_a, label_b) = pair_labels(&redact_url(&a.1.url), &redact_url(&b.url));
+                    CompareSetup { subject: Subject::Path, label_a, label_b }
+                }
+            };
+            let runs: Vec<(RunTag, RunSpec)> = schedule(config.repeat, true)
+                .into_iter()
+                .map(|side| (RunTag { side, group: 0 }, if side == Side::A { a.1.clone() } else { b.clone() }))
+                .collect();
+            let rounds = if config.at_once { runs.chunks(2).map(<[_]>::to_vec).collect() } else { runs.into_iter().map(|r| vec![r]).collect() };
+            CampaignPlan { rounds, layout: Layout::Compare(setup) }
+        }
+        CampaignKind::Runs => CampaignPlan { rounds: (0..config.repeat).map(|_| vec![a.clone()]).collect(), layout: Layout::Runs },
+    }
 }
 
 /// A labelled single-line input bound to a signal.
@@ -246,12 +302,12 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         format!("{method} {}", redact_url(&url))
     };
     let carries_credential = move || {
-        let _ = (form.url.get(), form.base.get(), form.vs_url.get(), form.mode.get());
+        let _ = (form.url.get(), form.base.get(), form.vs_url.get(), form.mode.get(), form.hops.get());
         form.config().carries_credential()
     };
     let b_elsewhere = move || {
-        let _ = (form.url.get(), form.vs_url.get(), form.base.get(), form.mode.get(), form.vs_model.get());
-        b_on_another_origin(&form.config())
+        let _ = (form.url.get(), form.vs_url.get(), form.base.get(), form.mode.get(), form.vs_model.get(), form.hops.get());
+        others_on_another_origin(&form.config())
     };
     let checks = Signal::derive(move || {
         let _ = (form.url.get(), form.base.get(), form.mode.get(), form.preset.get(), form.model.get());
@@ -270,8 +326,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         }
     };
     let run = move |_| {
-        let (runs, compare) = plan_from_form(&form);
-        session.start_campaign(form.config(), runs, compare);
+        session.start_campaign(form.config(), plan_from_form(&form));
     };
     view! {
         <section class="card form" aria-label="Request">
@@ -339,6 +394,15 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 </div>
             </Show>
             <details class="more">
+                <summary data-testid="more-campaign">"Concurrency sweep and hop ladder"</summary>
+                <div class="grid">
+                    <Field label="Concurrency levels (e.g. 1,2,4,8: streams started together; empty: no sweep)" testid="input-concurrency" value=form.concurrency wide=true />
+                    <Field label="Rounds per level" testid="input-per-level" value=form.per_level kind="number" />
+                    <Area label="Hops (one URL per line, from the model server out to the CDN; in the preset, base URLs; empty: no ladder)" testid="input-hops" value=form.hops rows=3 />
+                    <Field label="Hop names (comma-separated, optional)" testid="input-hop-labels" value=form.hop_labels wide=true />
+                </div>
+            </details>
+            <details class="more">
                 <summary data-testid="more-options">"Headers, API key and time-outs"</summary>
                 <div class="grid">
                     <Field label="API key (sent in the API's key header; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
@@ -363,7 +427,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
             </Show>
             <Show when=b_elsewhere>
                 <div class="share-key" data-testid="share-key-note">
-                    <Check label="Also send the API key and credential headers to B (another origin); off: B gets none" testid="share-key-b" value=form.share_key_b />
+                    <Check label="Also send the API key and credential headers to B or the hops on another origin; off: they get none" testid="share-key-b" value=form.share_key_b />
                 </div>
             </Show>
             <UrlChecks checks=checks />

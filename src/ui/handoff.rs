@@ -16,7 +16,7 @@ fn current_export(session: Session) -> Option<Export> {
     let report = session.campaign.get_untracked()?;
     let runs = session
         .records
-        .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, trace: r.trace.clone() }).collect());
+        .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, group: r.group, trace: r.trace.clone() }).collect());
     let config = session.config.get_untracked().map(|c| c.redacted());
     Some(Export { streamscope_export: EXPORT_VERSION, config, report, runs })
 }

@@ -1,11 +1,15 @@
 //! The page: thin Leptos components that render signals derived from `streamscope_core` types.
 
 mod app;
+mod cache_connection;
+mod campaign_findings;
 mod compare_panel;
 mod findings;
 mod form;
 mod format;
 mod handoff;
+mod hops_panel;
+mod level_chart;
 mod live_view;
 mod metrics_panel;
 mod query;
@@ -14,6 +18,7 @@ mod replay;
 mod report_json;
 mod session;
 mod session_import;
+mod sweep_panel;
 mod text_view;
 mod timeline;
 mod timeline_bins;

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use streamscope_core::analysis::Analyzer;
 use streamscope_core::config::page_config::PageConfig;
-use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
+use streamscope_core::report::campaign::{CampaignReport, CompareSetup, Layout, RunTag};
 use streamscope_core::report::compare::Side;
 use streamscope_core::report::export::ImportSource;
 use streamscope_core::report::Report;
@@ -60,10 +60,10 @@ pub struct Session {
     pub start_error: RwSignal<Option<String>>,
     /// Every finished run of the current campaign, in order.
     pub records: RwSignal<Vec<RunRecord>>,
-    /// The campaign's report (single, repeat or compare) once every run has ended.
+    /// The campaign's report (single, repeat, compare, sweep or hops) once every run has ended.
     pub campaign: RwSignal<Option<CampaignReport>>,
-    /// What the campaign compares, when it compares.
-    pub compare: RwSignal<Option<CompareSetup>>,
+    /// How the current campaign's runs are grouped (what it compares, its levels or hops).
+    pub layout: RwSignal<Layout>,
     /// `(finished runs, planned runs)` of the current campaign.
     pub progress: RwSignal<(usize, usize)>,
     /// Which side the run in progress (or the last one) belongs to.
@@ -77,11 +77,14 @@ pub struct Session {
     pub(super) local: StoredValue<Local, LocalStorage>,
 }
 
-/// One finished run: its side, its report, what the live panels drew, and its raw trace (for export).
+/// One finished run: its side (and level or hop), its report, what the live panels drew, and its raw
+/// trace (for export).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRecord {
     /// A or B.
     pub side: Side,
+    /// The sweep level or hop index; 0 otherwise.
+    pub group: u32,
     /// The run's report.
     pub report: Report,
     /// The run as the live panels drew it (timeline, text).
@@ -90,16 +93,30 @@ pub struct RunRecord {
     pub trace: Trace,
 }
 
+impl RunRecord {
+    /// Where the run belongs in its campaign.
+    pub fn tag(&self) -> RunTag {
+        RunTag { side: self.side, group: self.group }
+    }
+}
+
+/// What one press of Run measures: rounds of runs started together, and how to summarise them.
+#[derive(Debug, Clone, Default)]
+pub struct CampaignPlan {
+    /// The rounds in order; the runs of a round start together.
+    pub rounds: Vec<Vec<(RunTag, RunSpec)>>,
+    /// How the runs are grouped in the report.
+    pub layout: Layout,
+}
+
 /// Browser-only state (JS handles) that must not cross threads.
 pub(super) struct Local {
-    /// Runs in flight (one, or A and B at once).
+    /// Runs in flight (one, A and B at once, or a sweep level's streams).
     handles: Vec<RunHandle>,
     /// Bumped by every new campaign or import: drains of an older one stop.
     pub(super) campaign_id: u64,
-    /// Runs still to do in this campaign.
-    queue: VecDeque<(Side, RunSpec)>,
-    /// Start A and B of a round together instead of one after the other.
-    at_once: bool,
+    /// Rounds still to do in this campaign; the runs of a round start together.
+    queue: VecDeque<Vec<(RunTag, RunSpec)>>,
     /// Runs of the current round not finished yet.
     in_flight: usize,
     /// Numbers every run (and every imported one) for the live view.
@@ -120,7 +137,7 @@ impl Session {
             start_error: RwSignal::new(None),
             records: RwSignal::new(Vec::new()),
             campaign: RwSignal::new(None),
-            compare: RwSignal::new(None),
+            layout: RwSignal::new(Layout::Runs),
             progress: RwSignal::new((0, 0)),
             current_side: RwSignal::new(Side::A),
             config: RwSignal::new(None),
@@ -130,42 +147,44 @@ impl Session {
                 handles: Vec::new(),
                 campaign_id: 0,
                 queue: VecDeque::new(),
-                at_once: false,
                 in_flight: 0,
                 next_run_id: 1,
             }),
         }
     }
 
-    /// Measures `runs` in order (cancelling any campaign in progress): one after the other, or, with
-    /// `config.at_once`, each A with the B after it at the same time. `compare` says how to summarise
-    /// two sides.
-    pub fn start_campaign(self, config: PageConfig, runs: Vec<(Side, RunSpec)>, compare: Option<CompareSetup>) {
+    /// Measures the plan's rounds in order (cancelling any campaign in progress): the runs of a round
+    /// start together (one run, A and B at once, or a sweep level's streams), and the next round starts
+    /// when all of them have ended.
+    pub fn start_campaign(self, config: PageConfig, plan: CampaignPlan) {
         self.cancel();
-        let at_once = config.at_once && compare.is_some();
-        self.local.update_value(|l| {
-            l.campaign_id += 1;
-            l.at_once = at_once;
-        });
+        self.local.update_value(|l| l.campaign_id += 1);
         self.config.set(Some(config));
         self.imported.set(None);
         self.before_import.set_value(None);
         self.records.set(Vec::new());
         self.campaign.set(None);
-        self.compare.set(compare);
-        self.progress.set((0, runs.len()));
-        self.local.update_value(|l| l.queue = runs.into());
+        self.layout.set(plan.layout);
+        self.progress.set((0, plan.rounds.iter().map(Vec::len).sum()));
+        self.local.update_value(|l| l.queue = plan.rounds.into());
         self.state.set(RunState::Running);
         self.next();
     }
 
-    /// Starts the next round (one run, or A and B at once), or ends the campaign when none is left.
+    /// What the current campaign compares, when it compares (tracked).
+    pub fn compare_setup(self) -> Option<CompareSetup> {
+        self.layout.with(|l| match l {
+            Layout::Compare(setup) => Some(setup.clone()),
+            _ => None,
+        })
+    }
+
+    /// Starts the next round, or ends the campaign when none is left.
     fn next(self) {
         let round = self
             .local
             .try_update_value(|l| {
-                let take = if l.at_once { 2 } else { 1 };
-                let round: Vec<_> = (0..take).filter_map(|_| l.queue.pop_front()).collect();
+                let round = l.queue.pop_front().unwrap_or_default();
                 l.in_flight = round.len();
                 round
             })
@@ -173,20 +192,20 @@ impl Session {
         if round.is_empty() {
             return self.finish_campaign();
         }
-        // With two runs at once, the live panels follow the last one started.
+        // With several runs at once, the live panels follow the last one started.
         let last = round.len() - 1;
-        for (i, (side, spec)) in round.into_iter().enumerate() {
-            self.start_one(side, spec, i == last);
+        for (i, (tag, spec)) in round.into_iter().enumerate() {
+            self.start_one(tag, spec, i == last);
         }
     }
 
     fn finish_campaign(self) {
-        let runs = self.records.with_untracked(|r| r.iter().map(|r| (r.side, r.report.clone())).collect::<Vec<_>>());
+        let runs = self.records.with_untracked(|r| r.iter().map(|r| (r.tag(), r.report.clone())).collect::<Vec<_>>());
         if runs.is_empty() {
             self.state.set(if self.start_error.get_untracked().is_some() { RunState::Error } else { RunState::Idle });
             return;
         }
-        let campaign = CampaignReport::from_runs(runs, self.compare.get_untracked());
+        let campaign = CampaignReport::of(runs, &self.layout.get_untracked());
         let state = if campaign.failed() { RunState::Error } else { RunState::Done };
         self.campaign.set(Some(campaign));
         self.state.set(state);
@@ -222,14 +241,14 @@ impl Session {
     }
 
     /// Starts measuring one run; `publish` makes it the one the live panels draw.
-    fn start_one(self, side: Side, spec: RunSpec, publish: bool) {
+    fn start_one(self, tag: RunTag, spec: RunSpec, publish: bool) {
         let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
         let (handle, run) = start_run(spec, feed.clone(), placement());
         let campaign_id = self.local.with_value(|l| l.campaign_id);
         let run_id = self.new_run_id();
         self.local.update_value(|l| l.handles.push(handle));
         if publish {
-            self.current_side.set(side);
+            self.current_side.set(tag.side);
             self.start_error.set(None);
             self.report.set(None);
             self.live.set(LiveView::new(run_id));
@@ -239,7 +258,7 @@ impl Session {
         let drain = Drain {
             session: self,
             campaign_id,
-            side,
+            tag,
             publish,
             run_id,
             feed,
@@ -301,7 +320,7 @@ const HIDDEN_TAB_DRAIN_MS: u64 = 250;
 struct Drain {
     session: Session,
     campaign_id: u64,
-    side: Side,
+    tag: RunTag,
     /// Whether this run feeds the live panels (only one does when A and B run at once).
     publish: bool,
     run_id: u64,
@@ -403,7 +422,7 @@ impl Drain {
         } else {
             LiveView::of_run(self.run_id, &trace, &analysis)
         };
-        self.session.run_ended(RunRecord { side: self.side, report, live, trace });
+        self.session.run_ended(RunRecord { side: self.tag.side, group: self.tag.group, report, live, trace });
         false
     }
 

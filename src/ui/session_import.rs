@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use streamscope_core::analysis::analyze;
-use streamscope_core::report::campaign::CampaignReport;
+use streamscope_core::report::campaign::{CampaignReport, Layout};
 use streamscope_core::report::export::{Export, ImportSource};
 use streamscope_core::report::Report;
 
@@ -21,7 +21,7 @@ pub struct Shown {
     report: Option<Report>,
     records: Vec<RunRecord>,
     campaign: Option<CampaignReport>,
-    compare: Option<streamscope_core::report::campaign::CompareSetup>,
+    layout: Layout,
     progress: (usize, usize),
     config: Option<streamscope_core::config::page_config::PageConfig>,
     imported: Option<ImportSource>,
@@ -37,7 +37,7 @@ impl Session {
             report: self.report.get_untracked(),
             records: self.records.get_untracked(),
             campaign: self.campaign.get_untracked(),
-            compare: self.compare.get_untracked(),
+            layout: self.layout.get_untracked(),
             progress: self.progress.get_untracked(),
             config: self.config.get_untracked(),
             imported: self.imported.get_untracked(),
@@ -50,7 +50,7 @@ impl Session {
         self.report.set(s.report);
         self.records.set(s.records);
         self.campaign.set(s.campaign);
-        self.compare.set(s.compare);
+        self.layout.set(s.layout);
         self.progress.set(s.progress);
         self.config.set(s.config);
         self.imported.set(s.imported);
@@ -89,7 +89,7 @@ impl Session {
     /// those reports (the file's own report is not used).
     pub fn show_export(self, export: Export) {
         self.before_import();
-        let compare = export.compare_setup();
+        let layout = export.layout();
         let records: Vec<RunRecord> = export
             .runs
             .into_iter()
@@ -97,10 +97,10 @@ impl Session {
                 let analysis = analyze(&run.trace);
                 let report = Report::from_analysis(&run.trace, &analysis);
                 let live = LiveView::of_run(self.new_run_id(), &run.trace, &analysis);
-                RunRecord { side: run.side, report, live, trace: run.trace }
+                RunRecord { side: run.side, group: run.group, report, live, trace: run.trace }
             })
             .collect();
-        let campaign = CampaignReport::from_runs(records.iter().map(|r| (r.side, r.report.clone())).collect(), compare.clone());
+        let campaign = CampaignReport::of(records.iter().map(|r| (r.tag(), r.report.clone())).collect(), &layout);
         let last = records.last().cloned();
         self.show(Shown {
             state: if campaign.failed() { RunState::Error } else { RunState::Done },
@@ -110,7 +110,7 @@ impl Session {
             progress: (records.len(), records.len()),
             records,
             campaign: Some(campaign),
-            compare,
+            layout,
             config: export.config,
             imported: Some(ImportSource::Traces),
         });
@@ -124,14 +124,17 @@ impl Session {
             CampaignReport::Single(r) => Some((**r).clone()),
             CampaignReport::Repeat(s) => s.runs.last().cloned(),
             CampaignReport::Compare(c) => c.b.runs.last().or(c.a.runs.last()).cloned(),
+            // A sweep's or a ladder's report keeps summaries, not runs.
+            CampaignReport::Sweep(_) | CampaignReport::Hops(_) => None,
         };
+        let layout = report.layout();
         self.show(Shown {
             state: if report.failed() { RunState::Error } else { RunState::Done },
             live: LiveView::default(),
             raw_rows: Vec::new(),
             report: last,
             records: Vec::new(),
-            compare: None,
+            layout,
             progress: (0, 0),
             config: None,
             imported: Some(ImportSource::Report),

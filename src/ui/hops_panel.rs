@@ -1,0 +1,70 @@
+//! A hop ladder: the sentence naming the first hop where the stream changes, one row per hop (verdict,
+//! TTFT, TPOT, events per read, findings), and TTFT charted per hop.
+
+use leptos::prelude::*;
+use streamscope_core::report::campaign::CampaignReport;
+use streamscope_core::report::hops::HopLadder;
+
+use super::format;
+use super::level_chart::{LevelChart, Series};
+use super::session::Session;
+
+/// The ladder panel; empty unless the campaign is a hop ladder.
+#[component]
+pub fn HopsPanel(session: Session) -> impl IntoView {
+    let ladder = Memo::new(move |_| {
+        session.campaign.with(|c| match c {
+            Some(CampaignReport::Hops(h)) => Some((**h).clone()),
+            _ => None,
+        })
+    });
+    view! {
+        {move || ladder.get().map(|h| view! { <HopsCard ladder=h /> })}
+    }
+}
+
+#[component]
+fn HopsCard(ladder: HopLadder) -> impl IntoView {
+    let first_bad = ladder.first_bad_hop;
+    let rows = ladder
+        .hops
+        .iter()
+        .map(|h| {
+            let i = h.index;
+            let bad = first_bad == Some(i);
+            let codes = h.findings.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+            view! {
+                <tr data-testid="hop-row" data-index=i.to_string() class:first-bad=bad data-first-bad=bad.to_string()>
+                    <td data-testid=format!("hop-label-{i}")>{h.label.clone()}</td>
+                    <td class="hop-url" data-testid=format!("hop-url-{i}")>{h.url.clone()}</td>
+                    <td data-testid=format!("hop-verdict-{i}")>{h.verdict.as_str()}</td>
+                    <td data-testid=format!("hop-ttft-{i}")>{format::ms(h.ttft_ms)}</td>
+                    <td data-testid=format!("hop-tpot-{i}")>{format::ms(h.tpot_ms)}</td>
+                    <td data-testid=format!("hop-per-read-{i}")>{format::number(h.events_per_read_mean)}</td>
+                    <td data-testid=format!("hop-findings-{i}")>{codes}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let steps: Vec<String> = ladder.hops.iter().map(|h| h.label.clone()).collect();
+    let series = vec![Series { name: "TTFT (median)", class: "s-p50", values_ms: ladder.hops.iter().map(|h| h.ttft_ms).collect() }];
+    view! {
+        <section class="card hops" aria-label="Hop ladder">
+            <h2>"Hop ladder"</h2>
+            <p class="compare-summary" data-testid="hops-summary">{ladder.summary.clone()}</p>
+            <p class="muted">"First hop where the stream changes: "
+                <strong data-testid="hops-first-bad">{first_bad.map_or("none".to_string(), |i| (i + 1).to_string())}</strong>
+            </p>
+            <table class="compare-table" data-testid="hops-table">
+                <thead>
+                    <tr>
+                        <th>"hop"</th><th>"URL"</th><th>"verdict"</th><th>"TTFT"</th><th>"TPOT"</th>
+                        <th>"events per read"</th><th>"findings"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <LevelChart steps=steps series=series marked=first_bad testid="hops-chart" title="TTFT per hop" />
+        </section>
+    }
+}

@@ -1,0 +1,97 @@
+//! A small line chart of figures per step (sweep levels, hops): one polyline per series on a shared
+//! y axis from 0, the steps evenly spaced, one step marked (the knee). Drawn only when a campaign ends,
+//! from the figures core derived.
+
+use leptos::prelude::*;
+
+const WIDTH: f64 = 420.0;
+const HEIGHT: f64 = 180.0;
+const LEFT: f64 = 52.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 14.0;
+const BOTTOM: f64 = 30.0;
+
+/// One line: its name, its CSS class and a value per step (`None`: no point there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Shown in the legend.
+    pub name: &'static str,
+    /// CSS class of the line and its points.
+    pub class: &'static str,
+    /// One value per step, ms.
+    pub values_ms: Vec<Option<f64>>,
+}
+
+/// A nice round upper bound for the y axis: 1, 2 or 5 × 10^k at or above `max`.
+fn axis_top(max: f64) -> f64 {
+    if !(max.is_finite() && max > 0.0) {
+        return 1.0;
+    }
+    let magnitude = 10f64.powf(max.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|t| *t >= max).unwrap_or(10.0 * magnitude)
+}
+
+/// The chart; `steps` name the x positions, `marked` is the step to highlight.
+#[component]
+pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>, testid: &'static str, title: &'static str) -> impl IntoView {
+    let n = steps.len().max(1);
+    let top = axis_top(series.iter().flat_map(|s| s.values_ms.iter().flatten().copied()).fold(0.0, f64::max));
+    let x = move |i: usize| if n == 1 { (LEFT + WIDTH - RIGHT) / 2.0 } else { LEFT + (WIDTH - LEFT - RIGHT) * i as f64 / (n - 1) as f64 };
+    let y = move |v: f64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (v / top).clamp(0.0, 1.0);
+    let lines = series
+        .iter()
+        .map(|s| {
+            let points: Vec<(f64, f64)> =
+                s.values_ms.iter().enumerate().filter_map(|(i, v)| v.map(|v| (x(i), y(v)))).collect();
+            let path = points.iter().map(|(px, py)| format!("{px:.1},{py:.1}")).collect::<Vec<_>>().join(" ");
+            let dots = points
+                .iter()
+                .map(|(px, py)| view! { <circle cx=format!("{px:.1}") cy=format!("{py:.1}") r="3" class=s.class /> })
+                .collect_view();
+            view! {
+                <polyline points=path class=format!("series {}", s.class) fill="none" />
+                {dots}
+            }
+        })
+        .collect_view();
+    let x_labels = steps
+        .iter()
+        .enumerate()
+        .map(|(i, label)| view! { <text x=format!("{:.1}", x(i)) y=(HEIGHT - 10.0).to_string() text-anchor="middle">{label.clone()}</text> })
+        .collect_view();
+    let mark = marked.map(|i| {
+        let px = format!("{:.1}", x(i));
+        view! { <line x1=px.clone() x2=px y1=TOP.to_string() y2=(HEIGHT - BOTTOM).to_string() class="knee-mark" /> }
+    });
+    let legend = series
+        .iter()
+        .map(|s| view! { <span class=format!("legend {}", s.class)>{s.name}</span> })
+        .collect_view();
+    view! {
+        <figure class="level-chart">
+            <figcaption>{title}" "{legend}</figcaption>
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") data-testid=testid role="img" aria-label=title>
+                <line x1=LEFT.to_string() x2=(WIDTH - RIGHT).to_string() y1=(HEIGHT - BOTTOM).to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
+                <line x1=LEFT.to_string() x2=LEFT.to_string() y1=TOP.to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
+                <text x=(LEFT - 6.0).to_string() y=(TOP + 4.0).to_string() text-anchor="end">{streamscope_core::text::ms(top)}</text>
+                <text x=(LEFT - 6.0).to_string() y=(HEIGHT - BOTTOM).to_string() text-anchor="end">"0"</text>
+                {mark}
+                {lines}
+                {x_labels}
+            </svg>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::axis_top;
+
+    #[test]
+    fn the_axis_ends_on_a_round_number() {
+        assert_eq!(axis_top(730.0), 1000.0);
+        assert_eq!(axis_top(1300.0), 2000.0);
+        assert_eq!(axis_top(41.0), 50.0);
+        assert_eq!(axis_top(0.0), 1.0);
+    }
+}
