@@ -192,10 +192,12 @@ impl Session {
         if round.is_empty() {
             return self.finish_campaign();
         }
-        // With several runs at once, the live panels follow the last one started.
-        let last = round.len() - 1;
+        // With several runs at once the live panels follow one: in a sweep the first (never held back by
+        // the browser's connection limit), in A and B at once the last (B).
+        let sweep = self.layout.with_untracked(|l| matches!(l, Layout::Sweep(_)));
+        let followed = if sweep { 0 } else { round.len() - 1 };
         for (i, (tag, spec)) in round.into_iter().enumerate() {
-            self.start_one(tag, spec, i == last);
+            self.start_one(tag, spec, i == followed);
         }
     }
 
@@ -211,9 +213,12 @@ impl Session {
         self.state.set(state);
     }
 
-    /// A run ended: keep it; once the round is over, go on with the campaign.
-    fn run_ended(self, record: RunRecord) {
-        self.report.set(Some(record.report.clone()));
+    /// A run ended: keep it (the findings card shows it when it is the run the live panels follow); once
+    /// the round is over, go on with the campaign.
+    fn run_ended(self, record: RunRecord, followed: bool) {
+        if followed {
+            self.report.set(Some(record.report.clone()));
+        }
         self.records.update(|r| r.push(record));
         self.progress.update(|p| p.0 += 1);
         let round_over = self
@@ -422,7 +427,7 @@ impl Drain {
         } else {
             LiveView::of_run(self.run_id, &trace, &analysis)
         };
-        self.session.run_ended(RunRecord { side: self.tag.side, group: self.tag.group, report, live, trace });
+        self.session.run_ended(RunRecord { side: self.tag.side, group: self.tag.group, report, live, trace }, self.publish);
         false
     }
 

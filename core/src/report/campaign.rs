@@ -23,9 +23,10 @@ pub struct CompareSetup {
 }
 
 /// How a campaign's runs are grouped and summarised.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Layout {
     /// One target, once or repeated.
+    #[default]
     Runs,
     /// Two sides, A and B.
     Compare(CompareSetup),

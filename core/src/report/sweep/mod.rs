@@ -71,8 +71,8 @@ pub struct SweepReport {
     pub knee_rule: Option<KneeRule>,
     /// One sentence on what the sweep found.
     pub summary: String,
-    /// Findings about the sweep as a whole (`browser_connection_limit`), then every run finding's code
-    /// once.
+    /// Findings about the sweep as a whole (`browser_connection_limit`), then every finding code of the
+    /// runs the browser sent at once (a held run's own findings describe the browser's queue), once.
     pub findings: Vec<Finding>,
     /// Rounds per level.
     pub per_level: u32,
@@ -114,7 +114,10 @@ impl SweepReport {
             let protocol = queued.iter().find_map(|s| s.protocol.as_deref());
             findings.push(browser_connection_limit(&levels, held, protocol, &waits, HTTP1_CONNECTIONS_PER_ORIGIN));
         }
-        for f in levels.iter().flat_map(|l| l.runs.iter()).flat_map(|r| &r.findings) {
+        // A run the browser held back looks, on its own, like a slow first token with held headers:
+        // its findings would blame the server for the page's own queue, so they are left out.
+        let sent_at_once = levels.iter().flat_map(|l| l.runs.iter().zip(&l.waits_ms)).filter(|(_, w)| **w == 0.0);
+        for f in sent_at_once.flat_map(|(r, _)| &r.findings) {
             if !findings.iter().any(|seen| seen.code == f.code) {
                 findings.push(f.clone());
             }
