@@ -11,6 +11,7 @@
 //! - [`stream`]: the delivery modes (`stream`, `collect`, `raw`, `malformed`, `stall`, `bursts`, ...),
 //!   dispatched from one entry point.
 //! - [`hostile`]: the hostile corpus at `/hostile/<case>`, malformed and hostile streams to survive.
+//! - [`prompt_cache`]: the simulated prefix cache and its exact rule.
 //! - [`triage`] and [`errors`]: forced failures (statuses, HTML error pages, keys, models, CORS) and
 //!   their bodies in each vendor's shape.
 
@@ -19,6 +20,7 @@ pub mod dialect_events;
 pub mod errors;
 pub mod hostile;
 pub mod passage;
+pub mod prompt_cache;
 pub mod schedule;
 pub mod settings;
 pub mod size;

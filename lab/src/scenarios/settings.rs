@@ -33,6 +33,8 @@
 //! | `reset_after` | — | `stream` (OpenAI chat, no `content_length`): the role chunk and N content events at their deadlines (N capped by the content events), then, when the next event would be due, the server resets the connection (TCP RST mid-body: no finish, usage, `[DONE]` or final chunk), as a crashed backend or a killed proxy does |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
+//! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
+//! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
 //!
 //! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
 //! is refused with a `400` naming that product (see [`crate::scenarios::size`]); so is a body `model`
@@ -54,6 +56,8 @@
 use serde_json::Value;
 
 use crate::http::query::Query;
+use crate::scenarios::chunks::UsageStyle;
+use crate::scenarios::prompt_cache::{prompt_text, Prompt};
 use crate::scenarios::schedule;
 use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
@@ -171,10 +175,12 @@ pub struct StreamSettings {
     pub split_events: bool,
     /// Value of an `X-Accel-Buffering` response header, if any (`"no"` or `"yes"`).
     pub accel_buffering: Option<&'static str>,
-    /// Prompt size reported in `usage.prompt_tokens`.
+    /// Prompt size reported in `usage.prompt_tokens` (`max(1, ⌈bytes / 4⌉)`).
     pub prompt_tokens: usize,
-    /// Hash of the prompt, for the simulated prompt cache.
-    pub prompt_hash: u64,
+    /// The prompt's cut points, for the simulated prefix cache.
+    pub prompt: Prompt,
+    /// The cache fields of an OpenAI chat usage object.
+    pub usage_style: UsageStyle,
     /// The wire format of the stream.
     pub dialect: WireDialect,
     /// Reasoning tokens sent before the content (dialects other than OpenAI chat).
@@ -288,7 +294,14 @@ impl StreamSettings {
                 _ => return Err(format!("status must be 200 or 400-599, not {raw:?}")),
             },
         };
-        let prompt = prompt_text(&body);
+        let prompt = Prompt::of(prompt_text(query, &body).as_bytes());
+        let usage_style = match query.get("usage_style") {
+            None | Some("deepseek") => UsageStyle::Deepseek,
+            Some("openai") => UsageStyle::Openai,
+            Some(other) => {
+                return Err(format!("usage_style must be deepseek or openai, not {other:?}"))
+            }
+        };
         let dialect = match query.get("dialect") {
             None => WireDialect::OpenaiChat,
             Some(value) => WireDialect::parse(value)?,
@@ -326,8 +339,9 @@ impl StreamSettings {
             tokens_per_event,
             split_events: flag(query, "split_events", false)?,
             accel_buffering,
-            prompt_tokens: prompt.len().div_ceil(4).max(1),
-            prompt_hash: fnv1a(prompt.as_bytes()),
+            prompt_tokens: prompt.tokens(),
+            prompt,
+            usage_style,
             dialect,
             reasoning_tokens: number(query, "reasoning", 0, MAX_TOKENS)?,
             hit_limit,
@@ -391,6 +405,12 @@ impl StreamSettings {
         }
         if dialect != WireDialect::OpenaiChat && self.reset_after.is_some() {
             return Err("reset_after needs mode=stream with the OpenAI chat dialect".into());
+        }
+        if dialect != WireDialect::OpenaiChat && self.usage_style != UsageStyle::Deepseek {
+            return Err(
+                "usage_style applies to OpenAI chat; the other dialects have their own cache fields"
+                    .into(),
+            );
         }
         self.dialect = dialect;
         Ok(self)
@@ -517,32 +537,6 @@ fn flag(query: &Query, key: &str, default: bool) -> Result<bool, String> {
     }
 }
 
-/// The text of all message contents (what the prompt cache keys on).
-fn prompt_text(body: &Value) -> String {
-    let Some(messages) = body.get("messages").and_then(Value::as_array) else {
-        return body
-            .get("prompt")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-    };
-    messages
-        .iter()
-        .filter_map(|message| message.get("content"))
-        .map(|content| match content {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -638,6 +632,8 @@ mod tests {
             "batch=100001",
             "mode=raw&batch=2",
             "mode=stall&batch=3",
+            "usage_style=anthropic",
+            "dialect=anthropic&usage_style=openai",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
@@ -757,6 +753,19 @@ mod tests {
         assert!(native.contains("needs mode=stream"), "{native}");
         assert!(message("batch=0", "").contains("at least 1"));
         assert!(message("mode=collect&batch=2", "").contains("needs mode=stream"));
+    }
+
+    #[test]
+    fn prompt_and_usage_style_parameters() {
+        let s = settings("", "").unwrap();
+        assert_eq!((s.prompt_tokens, s.usage_style), (1, UsageStyle::Deepseek));
+        let s = settings("prompt=abcdefghi&usage_style=openai", r#"{"prompt":"other"}"#).unwrap();
+        assert_eq!((s.prompt.len_bytes, s.prompt_tokens), (9, 3), "the query's prompt wins");
+        assert_eq!(s.usage_style, UsageStyle::Openai);
+        let body = r#"{"messages":[{"role":"system","content":"sys"},{"role":"user","content":"hello"}]}"#;
+        assert_eq!(settings("", body).unwrap().prompt.len_bytes, "sys\nhello".len());
+        let native = settings("usage_style=openai", "").unwrap().with_dialect(WireDialect::Anthropic);
+        assert!(native.unwrap_err().contains("usage_style"));
     }
 
     #[test]

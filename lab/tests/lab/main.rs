@@ -20,6 +20,7 @@ mod long_line;
 mod malformed;
 mod peer;
 mod post_body;
+mod prompt_cache;
 mod raw;
 mod relay;
 mod reset_after;

@@ -122,12 +122,7 @@ fn echoed_request(request: &Request) -> String {
 }
 
 fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> ChunkWriter {
-    let cache_hit_tokens =
-        if settings.prompt_tokens > 1 && state.prompt_seen_before(settings.prompt_hash) {
-            settings.prompt_tokens
-        } else {
-            0
-        };
+    let cache_hit_tokens = state.cached_prompt_tokens(&settings.prompt);
     let now_s = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -145,6 +140,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
             prompt_tokens: settings.prompt_tokens,
             completion_tokens: settings.tokens,
             cache_hit_tokens,
+            style: settings.usage_style,
         },
         start: request.received_at,
         stamp: settings.stamp,
