@@ -1,11 +1,14 @@
 //! Server-wide state shared by all connections: the configuration, response ids, the simulated prompt
-//! cache (bounded: [`MAX_CACHED_PREFIXES`]) and the count of open connections.
+//! cache (bounded: [`MAX_CACHED_PREFIXES`]), the `slots` queues (bounded:
+//! [`MAX_SLOT_POOLS`](crate::scenarios::slots::MAX_SLOT_POOLS)) and the
+//! count of open connections.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::http::gauge::Gauge;
 use crate::scenarios::prompt_cache::{Prompt, PromptCache, MAX_CACHED_PREFIXES};
+use crate::scenarios::slots::SlotPools;
 use crate::LabConfig;
 
 /// What every connection task can see.
@@ -16,6 +19,8 @@ pub(crate) struct State {
     pub connections: Arc<Gauge>,
     /// Refused connections still being answered (`503`) right now.
     pub refusals: Arc<Gauge>,
+    /// The queues of `slots=K` streams, one per `(slot_pool, K)`.
+    pub slot_pools: SlotPools,
     next_id: AtomicU64,
     prompt_cache: Mutex<PromptCache>,
 }
@@ -27,6 +32,7 @@ impl State {
             config,
             connections: Arc::default(),
             refusals: Arc::default(),
+            slot_pools: SlotPools::default(),
             next_id: AtomicU64::new(1),
             prompt_cache: Mutex::new(PromptCache::new(MAX_CACHED_PREFIXES)),
         }

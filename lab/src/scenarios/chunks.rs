@@ -83,7 +83,8 @@ pub struct ChunkWriter {
     pub pad_bytes: usize,
     /// Usage reported at the end.
     pub usage: Usage,
-    /// When the request was received; `server_ms` counts from here.
+    /// When the stream's clock started (the request's arrival; with `slots`, when the stream got its
+    /// slot): deadlines and `server_ms` count from here.
     pub start: Instant,
     /// Add `server_ms` to every JSON event (`false`: no server timestamps, `stamp=0`).
     pub stamp: bool,

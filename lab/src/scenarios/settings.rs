@@ -35,14 +35,16 @@
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
 //! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
+//! | `slots` | — | K (1-[`MAX_SLOTS`]): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
+//! | `slot_pool` | `default` | with `slots`: the pool's name (pools are `(slot_pool, K)`), so separate tests do not share a queue |
 //!
 //! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
 //! is refused with a `400` naming that product (see [`crate::scenarios::size`]); so is a body `model`
 //! longer than [`MAX_MODEL_BYTES`].
 //!
 //! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
-//! token at once. Events leave at absolute deadlines counted from the request (see
-//! [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
+//! token at once. Events leave at absolute deadlines counted from the request (with `slots`, from when
+//! the stream got its slot; see [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
 //! early and the rest is slept on a blocking thread, so a 1 ms cadence is 1,000 events per second and
 //! lateness never accumulates.
 //!
@@ -59,6 +61,9 @@ use crate::http::query::Query;
 use crate::scenarios::chunks::UsageStyle;
 use crate::scenarios::prompt_cache::{prompt_text, Prompt};
 use crate::scenarios::schedule;
+use crate::scenarios::slots::SlotRequest;
+#[cfg(doc)]
+use crate::scenarios::slots::MAX_SLOTS;
 use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
 
@@ -181,6 +186,8 @@ pub struct StreamSettings {
     pub prompt: Prompt,
     /// The cache fields of an OpenAI chat usage object.
     pub usage_style: UsageStyle,
+    /// `slots` / `slot_pool`: the queue the stream waits in (`None`: served at once).
+    pub slots: Option<SlotRequest>,
     /// The wire format of the stream.
     pub dialect: WireDialect,
     /// Reasoning tokens sent before the content (dialects other than OpenAI chat).
@@ -342,6 +349,7 @@ impl StreamSettings {
             prompt_tokens: prompt.tokens(),
             prompt,
             usage_style,
+            slots: SlotRequest::from_query(query)?,
             dialect,
             reasoning_tokens: number(query, "reasoning", 0, MAX_TOKENS)?,
             hit_limit,
@@ -634,6 +642,10 @@ mod tests {
             "mode=stall&batch=3",
             "usage_style=anthropic",
             "dialect=anthropic&usage_style=openai",
+            "slots=0",
+            "slots=65",
+            "slot_pool=x",
+            "slots=2&slot_pool=a/b",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
@@ -756,12 +768,14 @@ mod tests {
     }
 
     #[test]
-    fn prompt_and_usage_style_parameters() {
+    fn prompt_usage_style_and_slot_parameters() {
         let s = settings("", "").unwrap();
-        assert_eq!((s.prompt_tokens, s.usage_style), (1, UsageStyle::Deepseek));
-        let s = settings("prompt=abcdefghi&usage_style=openai", r#"{"prompt":"other"}"#).unwrap();
+        assert_eq!((s.prompt_tokens, s.usage_style, s.slots), (1, UsageStyle::Deepseek, None));
+        let s = settings("prompt=abcdefghi&usage_style=openai&slots=3", r#"{"prompt":"other"}"#).unwrap();
         assert_eq!((s.prompt.len_bytes, s.prompt_tokens), (9, 3), "the query's prompt wins");
         assert_eq!(s.usage_style, UsageStyle::Openai);
+        let slots = s.slots.unwrap();
+        assert_eq!((slots.pool.as_str(), slots.slots), ("default", 3));
         let body = r#"{"messages":[{"role":"system","content":"sys"},{"role":"user","content":"hello"}]}"#;
         assert_eq!(settings("", body).unwrap().prompt.len_bytes, "sys\nhello".len());
         let native = settings("usage_style=openai", "").unwrap().with_dialect(WireDialect::Anthropic);

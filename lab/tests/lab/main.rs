@@ -26,6 +26,7 @@ mod relay;
 mod reset_after;
 mod response_size;
 mod security_headers;
+mod slots;
 mod slow_clients;
 mod split_events;
 mod stall;
