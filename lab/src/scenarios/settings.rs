@@ -35,7 +35,7 @@
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
 //! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
-//! | `slots` | — | K (1-[`MAX_SLOTS`]): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
+//! | `slots` | — | K (1-[`MAX_SLOTS`](crate::scenarios::slots::MAX_SLOTS)): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
 //! | `slot_pool` | `default` | with `slots`: the pool's name (pools are `(slot_pool, K)`), so separate tests do not share a queue |
 //!
 //! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
@@ -62,8 +62,6 @@ use crate::scenarios::chunks::UsageStyle;
 use crate::scenarios::prompt_cache::{prompt_text, Prompt};
 use crate::scenarios::schedule;
 use crate::scenarios::slots::SlotRequest;
-#[cfg(doc)]
-use crate::scenarios::slots::MAX_SLOTS;
 use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
 
