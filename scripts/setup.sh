@@ -21,6 +21,8 @@ need pkg-config pkg-config
 need chromium chromium
 need chromedriver chromium-driver
 need nginx nginx
+# The e2e harness makes a self-signed certificate for nginx's HTTP/2 (TLS) servers with it.
+need openssl openssl
 need npm npm
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"

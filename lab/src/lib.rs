@@ -31,7 +31,9 @@
 //! - every write must finish within 30 s (writes are at most 1 MiB) or the connection is reset, so a
 //!   client that stops reading cannot pin a task;
 //! - at most 512 connections at once; the next get `503` with `Retry-After: 1` and are closed;
-//! - the simulated prompt cache remembers the last 4,096 prompts (`MAX_SEEN_PROMPTS`);
+//! - at most 256 `slots` pools (see [`scenarios::slots`]); when all are in use, a new one is a `503`;
+//! - the simulated prompt cache remembers the last 65,536 prompt prefixes, at most 4,096 per prompt
+//!   (see [`scenarios::prompt_cache`]);
 //! - every response carries `X-Content-Type-Options: nosniff`, and the static files the page's
 //!   Content-Security-Policy ([`PAGE_CSP`]) and `Referrer-Policy: no-referrer`.
 

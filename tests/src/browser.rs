@@ -37,6 +37,9 @@ impl Browser {
             "--no-first-run",
             // Exact `performance.memory` figures (the benchmark reads the JS heap).
             "--enable-precise-memory-info",
+            // nginx's TLS servers use a self-signed certificate made at test time (`tls.rs`); only
+            // this throw-away browser trusts it.
+            "--ignore-certificate-errors",
         ]
         .iter()
         .map(|flag| flag.to_string())

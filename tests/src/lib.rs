@@ -3,13 +3,15 @@
 //!
 //! [`with_page`] starts everything (lab, chromedriver, a browser session with a fresh profile), runs a
 //! scenario, and cleans up even when the scenario panics; [`with_page_and_nginx`] also starts nginx in
-//! front of the lab with every [`Proxy`] configuration; [`relay`] puts a byte relay with a
+//! front of the lab with every [`Proxy`] configuration (two of them HTTP/2 over TLS with a self-signed
+//! certificate: [`Proxies::url`] gives their `https://` URLs, and the test browser ignores certificate
+//! errors); [`relay`] puts a byte relay with a
 //! [`RelayPolicy`] (timer flushes, headers held until the first body byte) in front of the same lab.
 //! Scenarios run one at a time: a 2-core machine cannot time streams honestly with two browsers busy.
 //!
 //! Environment: `STREAMSCOPE_DIST` (built page, default `<workspace>/dist`), `CHROMEDRIVER` (default
 //! `/usr/bin/chromedriver`), `CHROMIUM` (default `/usr/bin/chromium`), `NGINX` (default
-//! `/usr/sbin/nginx`).
+//! `/usr/sbin/nginx`), `OPENSSL` (default `openssl`, for the TLS servers' certificate).
 
 mod browser;
 mod check;
@@ -22,6 +24,7 @@ mod nginx_conf;
 mod page;
 mod ports;
 mod relay;
+mod tls;
 mod url;
 
 use std::future::Future;

@@ -1,6 +1,7 @@
 //! A real nginx (Debian's `/usr/sbin/nginx`) in front of the lab, started from a generated config in a
 //! fresh temp prefix: one `server` per [`Proxy`] on its own free 127.0.0.1 port, all `proxy_pass`ing
-//! to the in-process lab.
+//! to the in-process lab; the TLS ones (HTTP/2) with a self-signed certificate made in the prefix at
+//! start (`tls.rs`, the `openssl` CLI).
 //!
 //! Lifetime: nginx runs as one process (`master_process off`, `daemon off`), so stopping it leaves no
 //! worker behind. Dropping [`Nginx`] sends `SIGTERM`, waits for the exit (`SIGKILL` after 5 s) and
@@ -18,6 +19,7 @@ use tokio::time::Instant;
 
 use crate::nginx_conf::{render, Proxy, TEMP_DIRS};
 use crate::ports::free_ports;
+use crate::tls;
 
 const READY_LIMIT: Duration = Duration::from_secs(15);
 const STOP_LIMIT: Duration = Duration::from_secs(5);
@@ -37,7 +39,8 @@ pub struct Proxies {
 }
 
 impl Proxies {
-    /// `http://127.0.0.1:<port of proxy>` followed by `path_and_query`.
+    /// `http://127.0.0.1:<port of proxy>` (`https://` for a TLS one, see [`Proxy::is_tls`]) followed by
+    /// `path_and_query`.
     pub fn url(&self, proxy: Proxy, path_and_query: &str) -> String {
         let port = self
             .servers
@@ -45,7 +48,7 @@ impl Proxies {
             .find(|(p, _)| *p == proxy)
             .map(|(_, port)| *port)
             .unwrap_or_else(|| panic!("no nginx server for {proxy:?}"));
-        format!("http://127.0.0.1:{port}{path_and_query}")
+        format!("{}://127.0.0.1:{port}{path_and_query}", proxy.scheme())
     }
 
     /// The lab's chat-completions stream with `stream_params`, through `proxy`.
@@ -70,6 +73,10 @@ impl Nginx {
         let ports = free_ports(Proxy::ALL.len())
             .map_err(|err| format!("no free ports for nginx: {err}"))?;
         let servers: Vec<(Proxy, u16)> = Proxy::ALL.into_iter().zip(ports).collect();
+        if let Err(err) = tls::self_signed(&prefix) {
+            let _ = std::fs::remove_dir_all(&prefix);
+            return Err(err);
+        }
         let conf_path = prefix.join("nginx.conf");
         std::fs::write(&conf_path, render(&prefix, upstream, &servers))
             .map_err(|err| format!("cannot write {}: {err}", conf_path.display()))?;
@@ -127,14 +134,20 @@ impl Nginx {
             }
             let mut still = Vec::new();
             for (proxy, port) in waiting {
-                if !reaches_lab(port).await {
+                let ready = if proxy.is_tls() {
+                    speaks_tls(port).await
+                } else {
+                    reaches_lab(port).await
+                };
+                if !ready {
                     still.push((proxy, port));
                 }
             }
             waiting = still;
             if !waiting.is_empty() && started.elapsed() > READY_LIMIT {
                 return Err(format!(
-                    "nginx did not pass /healthz to the lab within {READY_LIMIT:?} on {waiting:?}:\n{}",
+                    "nginx did not pass /healthz to the lab (or answer on its TLS port) within \
+                     {READY_LIMIT:?} on {waiting:?}:\n{}",
                     self.logs()
                 ));
             }
@@ -208,6 +221,22 @@ fn fresh_prefix() -> std::io::Result<PathBuf> {
 
 /// Whether `GET /healthz` through the server on `port` comes back `200` from the lab.
 async fn reaches_lab(port: u16) -> bool {
+    plain_get_healthz(port)
+        .await
+        .is_some_and(|answer| answer.starts_with(b"HTTP/1.1 200"))
+}
+
+/// Whether the server on `port` is nginx's TLS server: the harness has no TLS client, but nginx
+/// answers plain HTTP on a TLS port with its own `400` saying so (the e2e tests then go through TLS).
+async fn speaks_tls(port: u16) -> bool {
+    plain_get_healthz(port).await.is_some_and(|answer| {
+        let text = String::from_utf8_lossy(&answer);
+        text.starts_with("HTTP/1.1 400") && text.contains("HTTPS port")
+    })
+}
+
+/// The whole answer to a plain-HTTP `GET /healthz` on `port` (`None`: no answer within 2 s).
+async fn plain_get_healthz(port: u16) -> Option<Vec<u8>> {
     let probe = async {
         let mut socket = tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
@@ -216,11 +245,10 @@ async fn reaches_lab(port: u16) -> bool {
         socket.write_all(request.as_bytes()).await.ok()?;
         let mut answer = Vec::new();
         socket.read_to_end(&mut answer).await.ok()?;
-        Some(answer.starts_with(b"HTTP/1.1 200"))
+        Some(answer)
     };
     tokio::time::timeout(Duration::from_secs(2), probe)
         .await
         .ok()
         .flatten()
-        .unwrap_or(false)
 }

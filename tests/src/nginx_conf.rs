@@ -1,8 +1,12 @@
 //! The nginx configurations the tests put between the page and the lab, and the config file that
-//! serves all of them at once (one `server` per configuration, each on its own port).
+//! serves all of them at once (one `server` per configuration, each on its own port). Most speak plain
+//! HTTP/1.1; the `Tls*` ones speak HTTP/2 over TLS (`listen … ssl http2`, the syntax of Debian's nginx
+//! 1.22; `http2 on;` only came in 1.25.1) with the self-signed certificate from `tls.rs`.
 
 use std::net::SocketAddr;
 use std::path::Path;
+
+use crate::tls::{CERT_FILE, KEY_FILE};
 
 /// One nginx `server` in front of the lab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,16 +21,22 @@ pub enum Proxy {
     GzipUnbuffered,
     /// (e) buffering on (defaults), meant for the lab's `accel=no` (`X-Accel-Buffering: no`).
     AccelDefaults,
+    /// HTTP/2 over TLS to the browser, buffering off as (b) (`https://`).
+    TlsH2Unbuffered,
+    /// HTTP/2 over TLS to the browser, nginx's default buffering as (a) (`https://`).
+    TlsH2Buffered,
 }
 
 impl Proxy {
-    /// Every configuration, in the order of the issue's list.
-    pub const ALL: [Proxy; 5] = [
+    /// Every configuration: the issue's list (a)-(e), then the TLS ones.
+    pub const ALL: [Proxy; 7] = [
         Proxy::Defaults,
         Proxy::Unbuffered,
         Proxy::GzipBuffered,
         Proxy::GzipUnbuffered,
         Proxy::AccelDefaults,
+        Proxy::TlsH2Unbuffered,
+        Proxy::TlsH2Buffered,
     ];
 
     /// A short name for messages and tables.
@@ -37,6 +47,22 @@ impl Proxy {
             Proxy::GzipBuffered => "nginx gzip + buffering",
             Proxy::GzipUnbuffered => "nginx gzip + buffering off",
             Proxy::AccelDefaults => "nginx defaults (for accel=no)",
+            Proxy::TlsH2Unbuffered => "nginx TLS + HTTP/2, buffering off",
+            Proxy::TlsH2Buffered => "nginx TLS + HTTP/2, buffering on",
+        }
+    }
+
+    /// Whether the server speaks TLS (and HTTP/2) to the browser.
+    pub fn is_tls(self) -> bool {
+        matches!(self, Proxy::TlsH2Unbuffered | Proxy::TlsH2Buffered)
+    }
+
+    /// `https` for the TLS servers, `http` for the others.
+    pub fn scheme(self) -> &'static str {
+        if self.is_tls() {
+            "https"
+        } else {
+            "http"
         }
     }
 
@@ -54,8 +80,8 @@ impl Proxy {
             "gzip_proxied any;",
         ];
         match self {
-            Proxy::Defaults | Proxy::AccelDefaults => Vec::new(),
-            Proxy::Unbuffered => UNBUFFERED.to_vec(),
+            Proxy::Defaults | Proxy::AccelDefaults | Proxy::TlsH2Buffered => Vec::new(),
+            Proxy::Unbuffered | Proxy::TlsH2Unbuffered => UNBUFFERED.to_vec(),
             Proxy::GzipBuffered => GZIP.to_vec(),
             Proxy::GzipUnbuffered => [GZIP.as_slice(), UNBUFFERED.as_slice()].concat(),
         }
@@ -63,7 +89,9 @@ impl Proxy {
 }
 
 /// The whole `nginx.conf`: a single process (no workers, so nothing to orphan and no user switch),
-/// every path inside `prefix`, and one server per `(proxy, port)` passing everything to `upstream`.
+/// every path inside `prefix`, and one server per `(proxy, port)` passing everything to `upstream`
+/// (the TLS ones with the certificate and key `tls::self_signed` wrote into `prefix`). The lab's own
+/// headers (CORS, `Timing-Allow-Origin`) pass through unchanged, as nginx passes upstream headers.
 pub(crate) fn render(prefix: &Path, upstream: SocketAddr, servers: &[(Proxy, u16)]) -> String {
     let p = prefix.display();
     let mut conf = format!(
@@ -83,8 +111,17 @@ pub(crate) fn render(prefix: &Path, upstream: SocketAddr, servers: &[(Proxy, u16
              upstream lab {{ server {upstream}; }}\n"
     );
     for (proxy, port) in servers {
+        let listen = if proxy.is_tls() {
+            format!(
+                "listen 127.0.0.1:{port} ssl http2;\n        \
+                 ssl_certificate {p}/{CERT_FILE};\n        \
+                 ssl_certificate_key {p}/{KEY_FILE};"
+            )
+        } else {
+            format!("listen 127.0.0.1:{port};")
+        };
         conf.push_str(&format!(
-            "    # {name}\n    server {{\n        listen 127.0.0.1:{port};\n        location / {{\n            proxy_pass http://lab;\n",
+            "    # {name}\n    server {{\n        {listen}\n        location / {{\n            proxy_pass http://lab;\n",
             name = proxy.name(),
         ));
         for directive in proxy.directives() {

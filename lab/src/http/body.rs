@@ -129,13 +129,7 @@ impl<'a> BodyWriter<'a> {
 
     /// Waits until the client closes its side; stray bytes it sends are ignored.
     pub async fn client_gone(&mut self) {
-        let mut scratch = [0u8; 1024];
-        loop {
-            match self.socket.read(&mut scratch).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-        }
+        self.socket.client_gone().await
     }
 }
 

@@ -15,7 +15,7 @@
 //!   [`piece`]: the pieces, whose long padding takes no memory.
 //! - [`statics`]: the built page's files, with MIME types and no way out of the directory.
 //! - [`state`]: what every connection can see (configuration, response ids, the simulated prompt
-//!   cache, the connection count); `gauge` and `recent` are its bounded parts.
+//!   cache, the `slots` queues, the connection count); `gauge` and `recent` are its bounded parts.
 //!
 //! The limits (deadlines, time-outs, the connection cap) are [`crate::Limits`].
 

@@ -1,4 +1,4 @@
-//! A bounded set of recent hashes (the simulated prompt cache): at most `capacity`, the oldest
+//! A bounded set of recent hashes (the simulated prompt cache's prefixes): at most `capacity`, the oldest
 //! forgotten first, so a server that sees a new prompt with every request does not grow forever.
 //! A ring of insertion order beside a hash set; each insert is O(1).
 
@@ -40,6 +40,11 @@ impl Recent {
         false
     }
 
+    /// Says whether `hash` is kept (without recording it).
+    pub fn contains(&self, hash: u64) -> bool {
+        self.members.contains(&hash)
+    }
+
     /// How many hashes are kept.
     #[cfg(test)]
     pub fn len(&self) -> usize {
@@ -68,6 +73,7 @@ mod tests {
         }
         assert_eq!(recent.len(), 3);
         assert!(recent.insert(9_999) && !recent.insert(100));
+        assert!(recent.contains(100) && !recent.contains(5));
         let mut none = Recent::new(0);
         assert!(!none.insert(7) && !none.insert(7) && none.len() == 0);
     }

@@ -80,6 +80,18 @@ impl Socket {
         self.stream.read(buffer).await
     }
 
+    /// Waits until the client closes its side (or the connection fails); stray bytes it sends are
+    /// ignored.
+    pub async fn client_gone(&mut self) {
+        let mut scratch = [0u8; 1024];
+        loop {
+            match self.stream.read(&mut scratch).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    }
+
     /// Sets `SO_LINGER` to 0: when dropped, the connection is reset (RST) instead of closed (FIN), and
     /// the kernel drops whatever the client did not read.
     pub fn set_zero_linger(&self) {

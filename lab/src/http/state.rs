@@ -1,16 +1,15 @@
 //! Server-wide state shared by all connections: the configuration, response ids, the simulated prompt
-//! cache (bounded: [`MAX_SEEN_PROMPTS`]) and the count of open connections.
+//! cache (bounded: [`MAX_CACHED_PREFIXES`]), the `slots` queues (bounded:
+//! [`MAX_SLOT_POOLS`](crate::scenarios::slots::MAX_SLOT_POOLS)) and the
+//! count of open connections.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::http::gauge::Gauge;
-use crate::http::recent::Recent;
+use crate::scenarios::prompt_cache::{Prompt, PromptCache, MAX_CACHED_PREFIXES};
+use crate::scenarios::slots::SlotPools;
 use crate::LabConfig;
-
-/// Prompts the simulated prompt cache remembers (oldest forgotten first): far more than a test or a
-/// person repeats, and at 8 bytes each (plus the set's overhead) well under a MB.
-pub const MAX_SEEN_PROMPTS: usize = 4096;
 
 /// What every connection task can see.
 pub(crate) struct State {
@@ -20,8 +19,10 @@ pub(crate) struct State {
     pub connections: Arc<Gauge>,
     /// Refused connections still being answered (`503`) right now.
     pub refusals: Arc<Gauge>,
+    /// The queues of `slots=K` streams, one per `(slot_pool, K)`.
+    pub slot_pools: SlotPools,
     next_id: AtomicU64,
-    seen_prompts: Mutex<Recent>,
+    prompt_cache: Mutex<PromptCache>,
 }
 
 impl State {
@@ -31,8 +32,9 @@ impl State {
             config,
             connections: Arc::default(),
             refusals: Arc::default(),
+            slot_pools: SlotPools::default(),
             next_id: AtomicU64::new(1),
-            seen_prompts: Mutex::new(Recent::new(MAX_SEEN_PROMPTS)),
+            prompt_cache: Mutex::new(PromptCache::new(MAX_CACHED_PREFIXES)),
         }
     }
 
@@ -41,13 +43,14 @@ impl State {
         self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Records a prompt and says whether it was seen recently (a simulated prompt cache).
-    pub fn prompt_seen_before(&self, prompt_hash: u64) -> bool {
-        let mut seen = self
-            .seen_prompts
+    /// The prompt tokens of `prompt` the simulated prefix cache serves, then remembers its prefixes
+    /// (the rule is in [`crate::scenarios::prompt_cache`]).
+    pub fn cached_prompt_tokens(&self, prompt: &Prompt) -> usize {
+        let mut cache = self
+            .prompt_cache
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        seen.insert(prompt_hash)
+        cache.serve(prompt)
     }
 }
 
@@ -56,14 +59,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_prompt_cache_stays_bounded() {
+    fn the_prompt_cache_is_shared_by_every_request() {
         let state = State::new(LabConfig::default());
-        assert!(!state.prompt_seen_before(1) && state.prompt_seen_before(1));
-        for hash in 2..(3 * MAX_SEEN_PROMPTS as u64) {
-            state.prompt_seen_before(hash);
-        }
-        let kept = state.seen_prompts.lock().map(|seen| seen.len()).unwrap_or(0);
-        assert_eq!(kept, MAX_SEEN_PROMPTS);
-        assert!(!state.prompt_seen_before(1), "the oldest prompt was forgotten");
+        let prompt = Prompt::of(b"the same prompt, twice");
+        assert_eq!(state.cached_prompt_tokens(&prompt), 0);
+        assert_eq!(state.cached_prompt_tokens(&prompt), prompt.tokens());
     }
 }

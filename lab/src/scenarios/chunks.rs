@@ -24,6 +24,16 @@ pub enum Event {
     Done,
 }
 
+/// Which fields carry the prompt cache in the `usage` object (`usage_style=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UsageStyle {
+    /// DeepSeek's `prompt_cache_hit_tokens` and `prompt_cache_miss_tokens`.
+    #[default]
+    Deepseek,
+    /// OpenAI's `prompt_tokens_details.cached_tokens`.
+    Openai,
+}
+
 /// Token accounting reported in the usage chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
@@ -33,18 +43,29 @@ pub struct Usage {
     pub completion_tokens: usize,
     /// Prompt tokens served from the (simulated) cache.
     pub cache_hit_tokens: usize,
+    /// The fields the cache figures go in.
+    pub style: UsageStyle,
 }
 
 impl Usage {
-    /// The `usage` object in DeepSeek/OpenAI shape, as JSON text.
+    /// The `usage` object in DeepSeek or OpenAI shape ([`UsageStyle`]), as JSON text.
     pub fn to_json(self) -> String {
+        let cache = match self.style {
+            UsageStyle::Deepseek => format!(
+                r#""prompt_cache_hit_tokens":{},"prompt_cache_miss_tokens":{}"#,
+                self.cache_hit_tokens,
+                self.prompt_tokens.saturating_sub(self.cache_hit_tokens),
+            ),
+            UsageStyle::Openai => format!(
+                r#""prompt_tokens_details":{{"cached_tokens":{}}}"#,
+                self.cache_hit_tokens
+            ),
+        };
         format!(
-            r#"{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{},"prompt_cache_hit_tokens":{},"prompt_cache_miss_tokens":{}}}"#,
+            r#"{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{},{cache}}}"#,
             self.prompt_tokens,
             self.completion_tokens,
             self.prompt_tokens + self.completion_tokens,
-            self.cache_hit_tokens,
-            self.prompt_tokens.saturating_sub(self.cache_hit_tokens),
         )
     }
 }
@@ -62,7 +83,8 @@ pub struct ChunkWriter {
     pub pad_bytes: usize,
     /// Usage reported at the end.
     pub usage: Usage,
-    /// When the request was received; `server_ms` counts from here.
+    /// When the stream's clock started (the request's arrival; with `slots`, when the stream got its
+    /// slot): deadlines and `server_ms` count from here.
     pub start: Instant,
     /// Add `server_ms` to every JSON event (`false`: no server timestamps, `stamp=0`).
     pub stamp: bool,
@@ -208,6 +230,7 @@ mod tests {
                 prompt_tokens: 4,
                 completion_tokens: 2,
                 cache_hit_tokens: 1,
+                style: UsageStyle::Deepseek,
             },
             start: Instant::now(),
             stamp: true,
@@ -228,6 +251,14 @@ mod tests {
             serde_json::from_str(&writer().json_with(&Event::Usage, 0, 0.0)).unwrap();
         assert_eq!(usage["usage"]["prompt_cache_miss_tokens"], 3);
         assert!(usage["server_ms"].is_f64());
+        let openai = Usage {
+            style: UsageStyle::Openai,
+            ..writer().usage
+        };
+        let openai: serde_json::Value = serde_json::from_str(&openai.to_json()).unwrap();
+        assert_eq!(openai["prompt_tokens_details"]["cached_tokens"], 1);
+        assert_eq!((openai["prompt_tokens"].as_u64(), openai["total_tokens"].as_u64()), (Some(4), Some(6)));
+        assert!(openai.get("prompt_cache_hit_tokens").is_none());
         let completion: serde_json::Value =
             serde_json::from_str(&writer().completion(" a")).unwrap();
         assert_eq!(completion["choices"][0]["message"]["content"], " a");

@@ -11,6 +11,8 @@
 //! - [`stream`]: the delivery modes (`stream`, `collect`, `raw`, `malformed`, `stall`, `bursts`, ...),
 //!   dispatched from one entry point.
 //! - [`hostile`]: the hostile corpus at `/hostile/<case>`, malformed and hostile streams to survive.
+//! - [`prompt_cache`]: the simulated prefix cache and its exact rule; [`slots`]: the `slots=K` queues
+//!   (at most K streams of a pool at once, the rest wait in FIFO order).
 //! - [`triage`] and [`errors`]: forced failures (statuses, HTML error pages, keys, models, CORS) and
 //!   their bodies in each vendor's shape.
 
@@ -19,9 +21,11 @@ pub mod dialect_events;
 pub mod errors;
 pub mod hostile;
 pub mod passage;
+pub mod prompt_cache;
 pub mod schedule;
 pub mod settings;
 pub mod size;
+pub mod slots;
 pub(crate) mod stream;
 pub mod triage;
 pub mod wire_dialect;

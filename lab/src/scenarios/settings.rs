@@ -33,14 +33,18 @@
 //! | `reset_after` | — | `stream` (OpenAI chat, no `content_length`): the role chunk and N content events at their deadlines (N capped by the content events), then, when the next event would be due, the server resets the connection (TCP RST mid-body: no finish, usage, `[DONE]` or final chunk), as a crashed backend or a killed proxy does |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
+//! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
+//! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
+//! | `slots` | — | K (1-[`MAX_SLOTS`](crate::scenarios::slots::MAX_SLOTS)): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
+//! | `slot_pool` | `default` | with `slots`: the pool's name (pools are `(slot_pool, K)`), so separate tests do not share a queue |
 //!
 //! A request whose planned body would exceed [`size::MAX_RESPONSE_BYTES`] (1 GiB; about `tokens × pad`)
 //! is refused with a `400` naming that product (see [`crate::scenarios::size`]); so is a body `model`
 //! longer than [`MAX_MODEL_BYTES`].
 //!
 //! Times (`cadence_ms`, `first_ms`) may have fractions (`cadence_ms=0.5`); `first_ms=0` sends the first
-//! token at once. Events leave at absolute deadlines counted from the request (see
-//! [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
+//! token at once. Events leave at absolute deadlines counted from the request (with `slots`, from when
+//! the stream got its slot; see [`crate::scenarios::schedule`]), to within about 0.1 ms: tokio's timer wakes the sender up to a ms
 //! early and the rest is slept on a blocking thread, so a 1 ms cadence is 1,000 events per second and
 //! lateness never accumulates.
 //!
@@ -54,7 +58,10 @@
 use serde_json::Value;
 
 use crate::http::query::Query;
+use crate::scenarios::chunks::UsageStyle;
+use crate::scenarios::prompt_cache::{prompt_text, Prompt};
 use crate::scenarios::schedule;
+use crate::scenarios::slots::SlotRequest;
 use crate::scenarios::size;
 use crate::scenarios::wire_dialect::WireDialect;
 
@@ -171,10 +178,14 @@ pub struct StreamSettings {
     pub split_events: bool,
     /// Value of an `X-Accel-Buffering` response header, if any (`"no"` or `"yes"`).
     pub accel_buffering: Option<&'static str>,
-    /// Prompt size reported in `usage.prompt_tokens`.
+    /// Prompt size reported in `usage.prompt_tokens` (`max(1, ⌈bytes / 4⌉)`).
     pub prompt_tokens: usize,
-    /// Hash of the prompt, for the simulated prompt cache.
-    pub prompt_hash: u64,
+    /// The prompt's cut points, for the simulated prefix cache.
+    pub prompt: Prompt,
+    /// The cache fields of an OpenAI chat usage object.
+    pub usage_style: UsageStyle,
+    /// `slots` / `slot_pool`: the queue the stream waits in (`None`: served at once).
+    pub slots: Option<SlotRequest>,
     /// The wire format of the stream.
     pub dialect: WireDialect,
     /// Reasoning tokens sent before the content (dialects other than OpenAI chat).
@@ -288,7 +299,14 @@ impl StreamSettings {
                 _ => return Err(format!("status must be 200 or 400-599, not {raw:?}")),
             },
         };
-        let prompt = prompt_text(&body);
+        let prompt = Prompt::of(prompt_text(query, &body).as_bytes());
+        let usage_style = match query.get("usage_style") {
+            None | Some("deepseek") => UsageStyle::Deepseek,
+            Some("openai") => UsageStyle::Openai,
+            Some(other) => {
+                return Err(format!("usage_style must be deepseek or openai, not {other:?}"))
+            }
+        };
         let dialect = match query.get("dialect") {
             None => WireDialect::OpenaiChat,
             Some(value) => WireDialect::parse(value)?,
@@ -326,8 +344,10 @@ impl StreamSettings {
             tokens_per_event,
             split_events: flag(query, "split_events", false)?,
             accel_buffering,
-            prompt_tokens: prompt.len().div_ceil(4).max(1),
-            prompt_hash: fnv1a(prompt.as_bytes()),
+            prompt_tokens: prompt.tokens(),
+            prompt,
+            usage_style,
+            slots: SlotRequest::from_query(query)?,
             dialect,
             reasoning_tokens: number(query, "reasoning", 0, MAX_TOKENS)?,
             hit_limit,
@@ -391,6 +411,12 @@ impl StreamSettings {
         }
         if dialect != WireDialect::OpenaiChat && self.reset_after.is_some() {
             return Err("reset_after needs mode=stream with the OpenAI chat dialect".into());
+        }
+        if dialect != WireDialect::OpenaiChat && self.usage_style != UsageStyle::Deepseek {
+            return Err(
+                "usage_style applies to OpenAI chat; the other dialects have their own cache fields"
+                    .into(),
+            );
         }
         self.dialect = dialect;
         Ok(self)
@@ -517,32 +543,6 @@ fn flag(query: &Query, key: &str, default: bool) -> Result<bool, String> {
     }
 }
 
-/// The text of all message contents (what the prompt cache keys on).
-fn prompt_text(body: &Value) -> String {
-    let Some(messages) = body.get("messages").and_then(Value::as_array) else {
-        return body
-            .get("prompt")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-    };
-    messages
-        .iter()
-        .filter_map(|message| message.get("content"))
-        .map(|content| match content {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -638,6 +638,12 @@ mod tests {
             "batch=100001",
             "mode=raw&batch=2",
             "mode=stall&batch=3",
+            "usage_style=anthropic",
+            "dialect=anthropic&usage_style=openai",
+            "slots=0",
+            "slots=65",
+            "slot_pool=x",
+            "slots=2&slot_pool=a/b",
         ] {
             assert!(settings(query, "").is_err(), "{query}");
         }
@@ -757,6 +763,21 @@ mod tests {
         assert!(native.contains("needs mode=stream"), "{native}");
         assert!(message("batch=0", "").contains("at least 1"));
         assert!(message("mode=collect&batch=2", "").contains("needs mode=stream"));
+    }
+
+    #[test]
+    fn prompt_usage_style_and_slot_parameters() {
+        let s = settings("", "").unwrap();
+        assert_eq!((s.prompt_tokens, s.usage_style, s.slots), (1, UsageStyle::Deepseek, None));
+        let s = settings("prompt=abcdefghi&usage_style=openai&slots=3", r#"{"prompt":"other"}"#).unwrap();
+        assert_eq!((s.prompt.len_bytes, s.prompt_tokens), (9, 3), "the query's prompt wins");
+        assert_eq!(s.usage_style, UsageStyle::Openai);
+        let slots = s.slots.unwrap();
+        assert_eq!((slots.pool.as_str(), slots.slots), ("default", 3));
+        let body = r#"{"messages":[{"role":"system","content":"sys"},{"role":"user","content":"hello"}]}"#;
+        assert_eq!(settings("", body).unwrap().prompt.len_bytes, "sys\nhello".len());
+        let native = settings("usage_style=openai", "").unwrap().with_dialect(WireDialect::Anthropic);
+        assert!(native.unwrap_err().contains("usage_style"));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use super::group::MAX_HELD_BYTES;
 use super::plan::plan;
+use super::queue::Queue;
 use super::{sleep_until_ms, SSE};
 use crate::http::body::{BodyWriter, Framing};
 use crate::http::piece::Piece;
@@ -21,8 +22,12 @@ pub(super) async fn bursts(
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
-    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let Some((mut body, turn)) = queue.open(socket, framing, SSE, settings, chunks).await? else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     let every_ms = settings.bursts.every_ms.map(|ms| ms as f64);
     let mut next_release_ms = every_ms;
     let mut held = Piece::new();

@@ -7,6 +7,7 @@
 //! wait ended (the dry run and the writes must agree on every byte).
 
 use super::plan::plan;
+use super::queue::Queue;
 use super::{sleep_until_ms, SSE};
 use crate::http::body::{BodyWriter, Framing};
 use crate::http::piece::{coalesce, Piece};
@@ -24,7 +25,12 @@ pub(super) async fn collect(
     socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
+    let Some(turn) = queue.wait(socket, settings, chunks).await else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     sleep_until_ms(chunks.start, settings.generation_ms()).await;
     let server_ms = chunks.server_ms();
     let events = || {
@@ -32,8 +38,8 @@ pub(super) async fn collect(
             .map(move |item| chunks.sse_at(&item.event, server_ms))
     };
     let len_bytes = events().map(|event| event.len_bytes()).sum();
-    let extra = settings.extra_headers();
-    let mut body = BodyWriter::start(socket, Framing::Length(len_bytes), 200, SSE, &extra).await?;
+    let extra = &turn.headers;
+    let mut body = BodyWriter::start(socket, Framing::Length(len_bytes), 200, SSE, extra).await?;
     send_coalesced(&mut body, events()).await?;
     body.finish().await
 }
@@ -44,7 +50,12 @@ pub(super) async fn completion_json(
     socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
+    let Some(turn) = queue.wait(socket, settings, chunks).await else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     sleep_until_ms(chunks.start, settings.generation_ms()).await;
     let (before, after) = chunks.completion_around(chunks.server_ms());
     let parts = || {
@@ -55,9 +66,9 @@ pub(super) async fn completion_json(
             .map(Piece::from)
     };
     let len_bytes = parts().map(|part| part.len_bytes()).sum();
-    let extra = settings.extra_headers();
     let framing = Framing::Length(len_bytes);
-    let mut body = BodyWriter::start(socket, framing, 200, "application/json", &extra).await?;
+    let extra = &turn.headers;
+    let mut body = BodyWriter::start(socket, framing, 200, "application/json", extra).await?;
     send_coalesced(&mut body, parts()).await?;
     body.finish().await
 }

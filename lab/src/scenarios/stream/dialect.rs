@@ -5,9 +5,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::batch;
 use super::group::send_group;
+use super::queue::Queue;
 use super::sleep_until_ms;
 use super::split::Split;
-use crate::http::body::{BodyWriter, Framing};
+use crate::http::body::Framing;
 use crate::http::piece::Piece;
 use crate::http::socket::Socket;
 use crate::scenarios::chunks::ChunkWriter;
@@ -47,16 +48,14 @@ pub(super) async fn stream(
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
     let content_type = settings.dialect.content_type();
-    let mut body = BodyWriter::start(
-        socket,
-        framing,
-        200,
-        content_type,
-        &settings.extra_headers(),
-    )
-    .await?;
+    let opened = queue.open(socket, framing, content_type, settings, chunks).await?;
+    let Some((mut body, turn)) = opened else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     let end = EndFacts {
         prompt_tokens: chunks.usage.prompt_tokens,
         cache_hit_tokens: chunks.usage.cache_hit_tokens,

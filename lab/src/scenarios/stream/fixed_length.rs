@@ -9,9 +9,10 @@
 use super::batch::{self, Write};
 use super::group::send_group;
 use super::plan::plan;
+use super::queue::Queue;
 use super::split::Split;
 use super::{sleep_until_ms, SSE};
-use crate::http::body::{BodyWriter, Framing};
+use crate::http::body::Framing;
 use crate::http::piece::Piece;
 use crate::http::socket::Socket;
 use crate::scenarios::chunks::{ChunkWriter, Event};
@@ -22,6 +23,7 @@ pub(super) async fn stream(
     socket: &mut Socket,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
     let writes = || {
         let planned = plan(settings, settings.content_events(), true);
@@ -33,7 +35,11 @@ pub(super) async fn stream(
         .map(|piece| piece.len_bytes())
         .sum();
     let framing = Framing::Length(len_bytes);
-    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    // The stamps are times on the stream's clock, so the length holds whenever the slot comes.
+    let Some((mut body, turn)) = queue.open(socket, framing, SSE, settings, chunks).await? else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     let split = Split::of(settings);
     for write in writes() {
         sleep_until_ms(chunks.start, write.at_ms).await;

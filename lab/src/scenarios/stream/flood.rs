@@ -75,7 +75,7 @@ mod tests {
             created: 1,
             model: "m".into(),
             pad_bytes: 0,
-            usage: Usage { prompt_tokens: 1, completion_tokens: 1, cache_hit_tokens: 0 },
+            usage: Usage { prompt_tokens: 1, completion_tokens: 1, cache_hit_tokens: 0, style: Default::default() },
             start: tokio::time::Instant::now(),
             stamp: true,
         };

@@ -4,9 +4,10 @@
 //! chunk, a chunk missing its closing brace, a chunk whose content holds the bytes `0xff 0xfe`, two good
 //! chunks, a valid chunk padded to a 1,048,576-byte line, three good chunks; then finish, usage, `[DONE]`.
 
+use super::queue::Queue;
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
-use crate::http::body::{BodyWriter, Framing};
+use crate::http::body::Framing;
 use crate::http::piece::Piece;
 use crate::http::socket::Socket;
 use crate::scenarios::chunks::{ChunkWriter, Event};
@@ -48,10 +49,13 @@ pub(super) async fn malformed(
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
-    let mut chunks = chunks.clone();
+    let Some((mut body, turn)) = queue.open(socket, framing, SSE, settings, chunks).await? else {
+        return Ok(());
+    };
+    let mut chunks = turn.chunks.clone();
     chunks.usage.completion_tokens = CONTENT_EVENTS;
-    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
     if settings.role_first {
         body.send_piece(&chunks.sse(&Event::Role)).await?;
     }

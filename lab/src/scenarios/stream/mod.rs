@@ -12,6 +12,7 @@ mod flood;
 mod group;
 mod malformed;
 mod plan;
+mod queue;
 mod split;
 mod timed;
 
@@ -28,6 +29,7 @@ use crate::scenarios::settings::{Mode, StreamSettings};
 use crate::http::state::State;
 use crate::scenarios::wire_dialect::WireDialect;
 use crate::scenarios::triage::Triage;
+use queue::Queue;
 
 /// MIME type of every SSE response.
 const SSE: &str = "text/event-stream";
@@ -79,30 +81,45 @@ pub(crate) async fn chat_completions(
         }
     }
 
+    // `slots`: a place in the pool's queue, taken on arrival (see `queue`).
+    let queue = match &settings.slots {
+        None => Queue::none(),
+        Some(slots) => match state.slot_pools.join(slots) {
+            Ok(ticket) => Queue::with(ticket),
+            Err(message) => {
+                return Fixed::json(503, &openai_error(503, &message))
+                    .with_header("Retry-After", "1")
+                    .write(socket, false, false)
+                    .await
+                    .map(|()| Ending::Close)
+            }
+        },
+    };
+
     let chunks = chunk_writer(&settings, request, state);
     let framing = Framing::for_version(request.version);
     if !settings.stream {
-        return collect::completion_json(socket, &settings, &chunks)
+        return collect::completion_json(socket, &settings, &chunks, queue)
             .await
             .map(|()| Ending::Close);
     }
     if settings.mode == Mode::Stream && !settings.content_length {
         if settings.dialect == WireDialect::OpenaiChat {
             // The one mode that can end in a reset (`reset_after`).
-            return timed::stream(socket, framing, &settings, &chunks).await;
+            return timed::stream(socket, framing, &settings, &chunks, queue).await;
         }
-        return dialect::stream(socket, framing, &settings, &chunks)
+        return dialect::stream(socket, framing, &settings, &chunks, queue)
             .await
             .map(|()| Ending::Close);
     }
     let closed = match settings.mode {
         // Only with `content_length` here: the other timed streams were answered above.
-        Mode::Stream => fixed_length::stream(socket, &settings, &chunks).await,
-        Mode::Bursts => bursts::bursts(socket, framing, &settings, &chunks).await,
-        Mode::Collect => collect::collect(socket, &settings, &chunks).await,
-        Mode::Raw => timed::raw(socket, framing, &settings, request.received_at).await,
-        Mode::Malformed => malformed::malformed(socket, framing, &settings, &chunks).await,
-        Mode::Stall => timed::stall(socket, framing, &settings, &chunks).await,
+        Mode::Stream => fixed_length::stream(socket, &settings, &chunks, queue).await,
+        Mode::Bursts => bursts::bursts(socket, framing, &settings, &chunks, queue).await,
+        Mode::Collect => collect::collect(socket, &settings, &chunks, queue).await,
+        Mode::Raw => timed::raw(socket, framing, &settings, &chunks, queue).await,
+        Mode::Malformed => malformed::malformed(socket, framing, &settings, &chunks, queue).await,
+        Mode::Stall => timed::stall(socket, framing, &settings, &chunks, queue).await,
     };
     closed.map(|()| Ending::Close)
 }
@@ -122,12 +139,7 @@ fn echoed_request(request: &Request) -> String {
 }
 
 fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> ChunkWriter {
-    let cache_hit_tokens =
-        if settings.prompt_tokens > 1 && state.prompt_seen_before(settings.prompt_hash) {
-            settings.prompt_tokens
-        } else {
-            0
-        };
+    let cache_hit_tokens = state.cached_prompt_tokens(&settings.prompt);
     let now_s = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -145,6 +157,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
             prompt_tokens: settings.prompt_tokens,
             completion_tokens: settings.tokens,
             cache_hit_tokens,
+            style: settings.usage_style,
         },
         start: request.received_at,
         stamp: settings.stamp,

@@ -4,12 +4,11 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
-
 use super::batch;
 use super::flood;
 use super::group::send_group;
 use super::plan::{plan, Planned};
+use super::queue::Queue;
 use super::split::{send_event, Split};
 use super::{sleep_until_ms, SSE};
 use crate::http::body::{BodyWriter, Ending, Framing};
@@ -32,8 +31,12 @@ pub(super) async fn stream(
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<Ending> {
-    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let Some((mut body, turn)) = queue.open(socket, framing, SSE, settings, chunks).await? else {
+        return Ok(Ending::Close);
+    };
+    let chunks = &turn.chunks;
     let events = settings.content_events();
     let sent_events = settings.reset_after.map_or(events, |n| n.min(events));
     let long_line = settings.long_line_bytes > 0;
@@ -68,21 +71,19 @@ pub(super) async fn raw(
     socket: &mut Socket,
     framing: Framing,
     settings: &StreamSettings,
-    start: Instant,
+    chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
     let content_type = if settings.raw_as_sse {
         SSE
     } else {
         "text/plain; charset=utf-8"
     };
-    let mut body = BodyWriter::start(
-        socket,
-        framing,
-        200,
-        content_type,
-        &settings.extra_headers(),
-    )
-    .await?;
+    let opened = queue.open(socket, framing, content_type, settings, chunks).await?;
+    let Some((mut body, turn)) = opened else {
+        return Ok(());
+    };
+    let start = turn.chunks.start;
     let split = Split::of(settings);
     let deadlines = settings.deadlines().take(settings.content_events());
     for (index, at_ms) in deadlines.enumerate() {
@@ -100,8 +101,12 @@ pub(super) async fn stall(
     framing: Framing,
     settings: &StreamSettings,
     chunks: &ChunkWriter,
+    queue: Queue,
 ) -> std::io::Result<()> {
-    let mut body = BodyWriter::start(socket, framing, 200, SSE, &settings.extra_headers()).await?;
+    let Some((mut body, turn)) = queue.open(socket, framing, SSE, settings, chunks).await? else {
+        return Ok(());
+    };
+    let chunks = &turn.chunks;
     let planned = plan(settings, settings.stall_after, false);
     send_planned(&mut body, planned, Split::of(settings), chunks, 1).await?;
     let _ = tokio::time::timeout(STALL_HOLD, body.client_gone()).await;

@@ -1,0 +1,189 @@
+//! `slots=K`: at most K streams of a pool at once, the rest wait in FIFO order with their heads already
+//! sent; time to first token climbs in steps of one stream's length, and a client that leaves (while
+//! holding a slot or while waiting) frees its place.
+
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+
+use crate::client::*;
+
+fn get_request(path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// When the first content event arrived and the `server_ms` it carried.
+fn first_content(response: &Response) -> (f64, f64) {
+    response
+        .chunks()
+        .into_iter()
+        .find_map(|chunk| {
+            let json = event_json(&sse_events(&chunk.payload)[0])?;
+            content_of(&json)?;
+            Some((chunk.at_ms, json["server_ms"].as_f64()?))
+        })
+        .expect("a content event")
+}
+
+/// Opens a stream and reads its head; the socket is left open for the caller to read or drop.
+async fn open_stream(lab: std::net::SocketAddr, path: &str) -> (TcpStream, Response) {
+    let mut socket = connect(lab).await;
+    socket.write_all(&get_request(path)).await.expect("write request");
+    let head = read_head(&mut socket).await;
+    (socket, head)
+}
+
+/// Reads until the end of the response head (the body's first bytes may come along).
+async fn read_head(socket: &mut TcpStream) -> Response {
+    let start = Instant::now();
+    let mut buffer = Vec::new();
+    while find(&buffer, b"\r\n\r\n").is_none() {
+        let mut chunk = [0u8; 4096];
+        let n = tokio::time::timeout(READ_LIMIT, tokio::io::AsyncReadExt::read(socket, &mut chunk))
+            .await
+            .expect("the lab went silent")
+            .expect("read");
+        assert!(n > 0, "closed before the head");
+        buffer.extend_from_slice(&chunk[..n]);
+    }
+    let head = String::from_utf8_lossy(&buffer).into_owned();
+    let headers = head
+        .split("\r\n")
+        .skip(1)
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.to_string(), v.trim().to_string()))
+        .collect();
+    Response {
+        status: 200,
+        headers,
+        head_at_ms: start.elapsed().as_secs_f64() * 1e3,
+        reads: Vec::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_slots_four_clients_ttft_climbs_in_steps_and_heads_go_out_at_once() {
+    let lab = start_lab(None).await;
+    // One stream: first token at 100 ms, then 4 more 20 ms apart: about 180 ms per stream.
+    let path = "/v1/chat/completions?slots=2&slot_pool=staircase&tokens=5&first_ms=100&cadence_ms=20";
+    let clients: Vec<_> = (0..4)
+        .map(|_| tokio::spawn(async move { get(lab, path).await }))
+        .collect();
+    let mut responses = Vec::new();
+    for client in clients {
+        responses.push(client.await.expect("client task"));
+    }
+    let mut positions: Vec<&str> = responses
+        .iter()
+        .map(|r| r.header("x-lab-queue-position").expect("X-Lab-Queue-Position"))
+        .collect();
+    positions.sort();
+    assert_eq!(positions, ["0", "0", "1", "2"]);
+    for response in &responses {
+        assert_eq!(response.status, 200);
+        assert!(response.head_at_ms < 60.0, "head at {} ms: not at once", response.head_at_ms);
+        let (_, server_ms) = first_content(response);
+        assert!(
+            (99.5..170.0).contains(&server_ms),
+            "first token stamped {server_ms} ms: the clock starts at the slot"
+        );
+    }
+    let mut ttft_ms: Vec<f64> = responses.iter().map(|r| first_content(r).0).collect();
+    ttft_ms.sort_by(f64::total_cmp);
+    assert!(ttft_ms[1] < 180.0, "the first two start at once: {ttft_ms:?}");
+    assert!(ttft_ms[0] >= 99.0, "no token before first_ms: {ttft_ms:?}");
+    assert!(
+        ttft_ms[2] - ttft_ms[1] >= 120.0 && (260.0..420.0).contains(&ttft_ms[2]),
+        "the next two wait one stream (~180 ms): {ttft_ms:?}"
+    );
+    assert!(ttft_ms[3] - ttft_ms[2] < 60.0, "and start together: {ttft_ms:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_mid_stream_frees_its_slot() {
+    let lab = start_lab(None).await;
+    // A long stream holds the only slot: 1,000 tokens 10 ms apart would take 10 s.
+    let long = "/v1/chat/completions?slots=1&slot_pool=leave-mid&tokens=1000&first_ms=0&cadence_ms=10";
+    let (holder, head) = open_stream(lab, long).await;
+    assert_eq!(head.header("x-lab-queue-position"), Some("0"));
+    let next_path = "/v1/chat/completions?slots=1&slot_pool=leave-mid&tokens=3&first_ms=50&cadence_ms=10";
+    let next = tokio::spawn(async move { get(lab, next_path).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(holder);
+    let next = next.await.expect("client task");
+    assert_eq!(next.header("x-lab-queue-position"), Some("1"));
+    let (ttft_ms, _) = first_content(&next);
+    // The slot comes free at the holder's next failed write, a write or two (10 ms each) after it left.
+    assert!(
+        (340.0..700.0).contains(&ttft_ms),
+        "first token at {ttft_ms} ms: expected about 300 (left) + 50 (first_ms)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_while_waiting_gives_up_its_place() {
+    let lab = start_lab(None).await;
+    let pool = "slots=1&slot_pool=leave-queue";
+    // The holder: 20 tokens 20 ms apart, about 400 ms.
+    let holder_path = format!("/v1/chat/completions?{pool}&tokens=20&first_ms=0&cadence_ms=20");
+    let holder = tokio::spawn(async move { get(lab, &holder_path).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let path = format!("/v1/chat/completions?{pool}&tokens=2&first_ms=0&cadence_ms=5");
+    let (waiter, head) = open_stream(lab, &path).await;
+    assert_eq!(head.header("x-lab-queue-position"), Some("1"));
+    drop(waiter);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = Instant::now();
+    let next = get(lab, &path).await;
+    assert_eq!(
+        next.header("x-lab-queue-position"),
+        Some("1"),
+        "the one who left is no longer in line"
+    );
+    let holder = holder.await.expect("holder task");
+    let (ttft_ms, _) = first_content(&next);
+    let waited_ms = started.elapsed().as_secs_f64() * 1e3;
+    assert!(holder.chunks().len() > 20, "the holder was served whole");
+    assert!(
+        (200.0..600.0).contains(&ttft_ms) && waited_ms < 800.0,
+        "first token at {ttft_ms} ms: expected when the holder ended (~300 ms after this request)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_mode_waits_for_its_slot_and_bad_slots_are_a_400() {
+    let lab = start_lab(None).await;
+    for (mode, extra) in [
+        ("stream", ""),
+        ("stream", "&dialect=anthropic"),
+        ("stream", "&content_length=1"),
+        ("collect", ""),
+        ("raw", ""),
+        ("bursts", "&burst_every_ms=50"),
+    ] {
+        let path = format!(
+            "/v1/chat/completions?slots=1&slot_pool=modes-{mode}{}&mode={mode}{extra}&tokens=4&first_ms=60&cadence_ms=10",
+            extra.len()
+        );
+        let first = {
+            let path = path.clone();
+            tokio::spawn(async move { get(lab, &path).await })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let second = get(lab, &path).await;
+        let first = first.await.expect("client task");
+        let label = format!("mode={mode}{extra}");
+        assert_eq!((first.status, second.status), (200, 200), "{label}");
+        assert_eq!(second.header("x-lab-queue-position"), Some("1"), "{label}");
+        // Alone, a stream ends after ~90-100 ms; the second one waited ~70 ms for the first to end.
+        let end_ms = second.reads.last().map_or(0.0, |r| r.at_ms);
+        assert!(end_ms >= 140.0, "{label}: second body ended at {end_ms} ms");
+    }
+    for bad in ["slots=0", "slots=65", "slots=x", "slot_pool=a", "slots=1&slot_pool=a%2Fb"] {
+        let response = get(lab, &format!("/v1/chat/completions?{bad}")).await;
+        assert_eq!(response.status, 400, "{bad}");
+        assert!(String::from_utf8_lossy(&response.body()).contains("slot"), "{bad}");
+    }
+}
