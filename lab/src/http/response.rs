@@ -31,6 +31,9 @@ pub fn reason(status: u16) -> &'static str {
 tokio::task_local! {
     /// Whether the responses written in this task carry the CORS headers (`cors=0` turns them off).
     pub static CORS: bool;
+    /// Whether they carry `Timing-Allow-Origin: *` (`tao=0` leaves it out: a cross-origin page then gets
+    /// no connection timing).
+    pub static TAO: bool;
 }
 
 /// Builds a response head: status line, the CORS headers (unless [`CORS`] is off for this task),
@@ -40,7 +43,9 @@ pub fn head(status: u16, headers: &[(&str, String)]) -> Vec<u8> {
     if CORS.try_with(|on| *on).unwrap_or(true) {
         out.push_str("Access-Control-Allow-Origin: *\r\n");
         out.push_str("Access-Control-Expose-Headers: *\r\n");
-        out.push_str("Timing-Allow-Origin: *\r\n");
+        if TAO.try_with(|on| *on).unwrap_or(true) {
+            out.push_str("Timing-Allow-Origin: *\r\n");
+        }
     }
     out.push_str(NOSNIFF.0);
     out.push_str(": ");

@@ -30,14 +30,16 @@ impl From<Ending> for After {
 }
 
 /// Answers `request`; streamed responses always close the connection (or reset it, `reset_after`). With
-/// `cors=0` in the query the answer (preflight included) carries no CORS header at all.
+/// `cors=0` in the query the answer (preflight included) carries no CORS header at all; with `tao=0`, no
+/// `Timing-Allow-Origin`.
 pub(crate) async fn respond(
     socket: &mut Socket,
     request: &Request,
     state: &State,
 ) -> std::io::Result<After> {
     let cors = !triage::cors_off(&request.query);
-    response::CORS.scope(cors, answer(socket, request, state)).await
+    let tao = !matches!(request.query.get("tao"), Some("0" | "false" | "no" | "off"));
+    response::CORS.scope(cors, response::TAO.scope(tao, answer(socket, request, state))).await
 }
 
 async fn answer(

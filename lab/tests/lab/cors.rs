@@ -47,3 +47,12 @@ async fn every_response_carries_the_cors_and_timing_headers() {
         assert_eq!(response.header("timing-allow-origin"), Some("*"), "{path}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tao_0_leaves_out_timing_allow_origin_only() {
+    let lab = start_lab(None).await;
+    let response = get(lab, "/v1/chat/completions?tokens=1&first_ms=0&tao=0").await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("timing-allow-origin"), None);
+    assert_eq!(response.header("access-control-allow-origin"), Some("*"));
+}
