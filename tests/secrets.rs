@@ -5,8 +5,8 @@
 //!   each key is split across reads (`echo_headers=1`);
 //! - a 401 whose error message quotes the key (`echo_key=1`);
 //! - a key in the URL itself (`key=`, as Gemini's API takes it), also echoed back;
-//! - side B of a comparison on another origin (the lab's transparent relay) gets no key unless the
-//!   user ticks that it may.
+//! - side B of a comparison, or a hop of a ladder, on another origin (the lab's transparent relay) gets
+//!   no key unless the user ticks that it may.
 //!
 //! For each, no 8-byte piece of a secret may appear in `#report-json`, the JSON export, the Markdown,
 //! the permalink, the raw view, the answer, the page's text, its address, or storage.
@@ -158,6 +158,32 @@ async fn side_b_on_another_origin_gets_the_key_only_when_ticked() {
         open_exact(&page, &page.lab_url(params)).await;
         page.type_into("input-vs", &page.lab_url(&format!("{params}&first_ms=60"))).await;
         assert!(page.testid_text("share-key-note").await.is_none(), "no consent needed on the same origin");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hop_on_another_origin_gets_the_key_only_when_ticked() {
+    with_page(|page: Page| async move {
+        let params = "/v1/chat/completions?tokens=5&cadence_ms=10&first_ms=50&require_key=1";
+        let elsewhere = format!("http://{}{params}", relay(RelayPolicy::default()));
+        for share in [false, true] {
+            open_exact(&page, &page.lab_url(params)).await;
+            page.click("more-campaign").await;
+            page.paste("input-hops", &format!("{}\n{elsewhere}", page.lab_url(params))).await;
+            page.type_into("input-api-key", "sk-lab").await;
+            assert!(page.testid_text("share-key-note").await.is_some(), "a hop on another origin is pointed out");
+            if share {
+                page.click("share-key-b").await;
+            }
+            let report = run(&page).await;
+            assert_eq!(report["hops"][0]["verdict"], "streaming", "the main origin gets the key: {report}");
+            let expected = if share { "streaming" } else { "failed" };
+            assert_eq!(report["hops"][1]["verdict"], expected, "share {share}: {report}");
+            if !share {
+                assert!(report["hops"][1]["findings"].as_array().unwrap().iter().any(|c| c == "auth"), "{report}");
+            }
+        }
     })
     .await;
 }

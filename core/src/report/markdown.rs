@@ -187,6 +187,37 @@ mod tests {
         assert!(md.contains("\\!\\[\\]\\(https://tracker.example/p.png\\)"), "the text is still there to read: {md}");
     }
 
+    fn streamed(ttft: f64) -> Report {
+        let event = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
+        let reads: Vec<(f64, String)> = (0..5).map(|i| (ttft + 20.0 * i as f64, event.to_string())).collect();
+        Report::from_trace(&Trace::from_reads(200, "text/event-stream", 3.0, reads, TraceEnd::Complete { at_ms: ttft + 100.0 }))
+    }
+
+    #[test]
+    fn a_sweep_and_a_ladder_as_tables_with_hop_names_as_text() {
+        use crate::report::campaign::{Layout, RunTag};
+        use crate::report::hops::HopsSetup;
+        use crate::report::sweep::SweepSetup;
+        let tag = |group| RunTag { group, ..RunTag::default() };
+        let sweep = CampaignReport::of(
+            vec![(tag(1), streamed(300.0)), (tag(4), streamed(300.0)), (tag(4), streamed(900.0)), (tag(4), streamed(900.0)), (tag(4), streamed(900.0))],
+            &Layout::Sweep(SweepSetup { levels: vec![1, 4], per_level: 1 }),
+        );
+        let md = campaign_markdown(&sweep);
+        assert!(md.contains("| 4 (knee) | 900 ms |"), "{md}");
+        let hops = CampaignReport::of(
+            vec![(tag(0), streamed(300.0)), (tag(1), streamed(310.0))],
+            &Layout::Hops(HopsSetup {
+                urls: vec!["http://a/v1?key=sk-SECRET1".into(), "http://b/v1".into()],
+                labels: vec!["![x](http://t/p.png)".into(), "CDN".into()],
+            }),
+        );
+        let md = campaign_markdown(&hops);
+        assert!(md.contains("\\!\\[x\\]\\(http://t/p.png\\)"), "a hop name is text: {md}");
+        assert!(md.contains("`http://a/v1?key=REDACTED`") && !md.contains("sk-SECRET1"), "{md}");
+        assert!(md.contains("The stream is the same at every hop"), "{md}");
+    }
+
     #[test]
     fn md_text_and_code_span() {
         assert_eq!(md_text("a*b_c `d` <e> | f\nnext"), "a\\*b\\_c \\`d\\` \\<e\\> \\| f next");
