@@ -9,7 +9,7 @@
 use serde_json::Value;
 use streamscope_e2e::{encode_component, with_page, with_page_and_nginx, Page, Proxies, Proxy};
 
-fn level<'a>(report: &'a Value, level: u64) -> &'a Value {
+fn level(report: &Value, level: u64) -> &Value {
     report["sweep"]
         .as_array()
         .and_then(|levels| levels.iter().find(|l| l["level"] == level))

@@ -77,9 +77,12 @@ fn CacheFigures(cache: CacheOverRuns) -> impl IntoView {
     }
 }
 
+/// A row of the connection table: label, test id suffix, and the phase it shows.
+type PhaseRow = (&'static str, &'static str, fn(&ConnectionPhases) -> Option<f64>);
+
 #[component]
 fn ConnectionFigures(cost: ConnectionCost) -> impl IntoView {
-    let phase_rows: [(&str, &str, fn(&ConnectionPhases) -> Option<f64>); 5] = [
+    let phase_rows: [PhaseRow; 5] = [
         ("DNS", "dns", |p| p.dns_ms),
         ("connect (TLS included)", "connect", |p| p.connect_ms),
         ("TLS", "tls", |p| p.tls_ms),
