@@ -158,6 +158,14 @@ impl Session {
     /// when all of them have ended.
     pub fn start_campaign(self, config: PageConfig, plan: CampaignPlan) {
         self.cancel();
+        if let Some(reason) = config.plan_error() {
+            // `#report-json` must not say `error` over an older campaign's report.
+            self.campaign.set(None);
+            self.start_error.set(Some(reason));
+            self.state.set(RunState::Error);
+            return;
+        }
+        self.start_error.set(None);
         self.local.update_value(|l| l.campaign_id += 1);
         self.config.set(Some(config));
         self.imported.set(None);

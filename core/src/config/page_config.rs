@@ -19,6 +19,9 @@ pub const MAX_ROUNDS_PER_LEVEL: u32 = 20;
 pub const DEFAULT_ROUNDS_PER_LEVEL: u32 = 3;
 /// The most hops one ladder measures.
 pub const MAX_HOPS: usize = 8;
+/// The most runs one press of Run measures: every run's trace is kept for the export, so a campaign's
+/// memory grows with it (a sweep of 1 to 64 streams over 20 rounds would be thousands).
+pub const MAX_CAMPAIGN_RUNS: usize = 500;
 
 /// Default `max_tokens` for the preset.
 pub const DEFAULT_MAX_TOKENS: u32 = 256;
@@ -345,6 +348,27 @@ impl PageConfig {
         }
     }
 
+    /// How many runs one press of Run measures with this configuration.
+    pub fn planned_runs(&self) -> usize {
+        match self.campaign_kind() {
+            CampaignKind::Hops => self.hops.len() * self.repeat,
+            CampaignKind::Sweep => self.concurrency.iter().map(|&l| l as usize).sum::<usize>() * self.per_level as usize,
+            CampaignKind::Compare => 2 * self.repeat,
+            CampaignKind::Runs => self.repeat,
+        }
+    }
+
+    /// Why this configuration cannot run, in words the form shows: more than [`MAX_CAMPAIGN_RUNS`] runs.
+    pub fn plan_error(&self) -> Option<String> {
+        let planned = self.planned_runs();
+        (planned > MAX_CAMPAIGN_RUNS).then(|| {
+            format!(
+                "This would measure {planned} runs; one press of Run measures at most {MAX_CAMPAIGN_RUNS} (each run's \
+                 trace is kept for the export). Use fewer levels, fewer rounds per level, or fewer repeats."
+            )
+        })
+    }
+
     /// The request sent to hop `index`: this configuration's request with the hop's URL (exact mode) or
     /// base URL (preset) in place of its own.
     pub fn request_at_hop(&self, index: usize) -> Option<(String, String, Option<String>)> {
@@ -526,6 +550,17 @@ mod tests {
         let sweep = PageConfig::from_query("http://o", &q(&[("concurrency", "1,4"), ("per_level", "2")]));
         let again = PageConfig::from_query("http://o", &decode(&sweep.to_query()));
         assert_eq!((again.concurrency, again.per_level), (vec![1, 4], 2));
+    }
+
+    #[test]
+    fn a_campaign_of_more_than_500_runs_is_refused_with_a_reason() {
+        let c = PageConfig::from_query("http://o", &q(&[("concurrency", "1,2,4,8,16,32,64"), ("per_level", "4")]));
+        assert_eq!(c.planned_runs(), 127 * 4);
+        assert!(c.plan_error().unwrap().contains("508 runs"));
+        let c = PageConfig::from_query("http://o", &q(&[("concurrency", "1,2,4,8,16"), ("per_level", "3")]));
+        assert_eq!((c.planned_runs(), c.plan_error()), (93, None));
+        let c = PageConfig::from_query("http://o", &q(&[("vs", "http://b"), ("url", "http://a"), ("repeat", "50")]));
+        assert_eq!(c.planned_runs(), 100);
     }
 
     #[test]
