@@ -100,3 +100,16 @@ async fn twelve_at_once_over_http2_all_go_out_together() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_of_more_than_500_runs_is_refused_before_anything_is_sent() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=3", "concurrency=1,2,4,8,16,32,64&per_level=4");
+        let report = page.run_report(&query).await;
+        assert_eq!(report.state, "error", "{}", report.text);
+        assert!(report.text.trim().is_empty(), "no report: {}", report.text);
+        let reason = page.testid_text("start-error").await.unwrap_or_default();
+        assert!(reason.contains("508 runs") && reason.contains("at most 500"), "{reason}");
+    })
+    .await;
+}
