@@ -129,6 +129,10 @@ string_enum! {
         TraceCapped = "trace_capped",
         /// The answer text passed its cap: the rest was counted, not kept.
         TextCapped = "text_capped",
+        /// Two request bodies' prompt prefixes carry values that change between requests (timestamps, ids)
+        /// or tools / keys in another order: the provider's prompt cache cannot reuse them (from the prefix
+        /// check, [`crate::prefix`], not from a run).
+        UnstablePrefix = "unstable_prefix",
     }
 }
 
