@@ -8,6 +8,7 @@ use super::findings::Findings;
 use super::handoff::Handoff;
 use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
+use super::prefix_check::PrefixCheckPanel;
 use super::query::{page_origin, query_pairs};
 use super::raw_view::RawView;
 use super::report_json::ReportJson;
@@ -43,6 +44,7 @@ pub fn App() -> impl IntoView {
             <Findings session=session />
             <RequestForm form=form session=session />
             <ComparePanel session=session />
+            <PrefixCheckPanel form=form />
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />

@@ -8,6 +8,7 @@ mod format;
 mod handoff;
 mod live_view;
 mod metrics_panel;
+mod prefix_check;
 mod query;
 mod raw_view;
 mod replay;
