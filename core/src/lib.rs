@@ -6,6 +6,7 @@
 //!
 //! ```text
 //!   report/    Report (the contract), runs, compare, campaign, export/import, markdown
+//!   prefix/    the prefix check: two request bodies' prompt-cache prefixes, where they part, what breaks them
 //!   secrets/   credentials in URLs redacted, echoed keys scrubbed out of reads
 //!   config/    PageConfig from the query, presets
 //!   findings/  Finding / FindingCode, one function per rule, path rules, triage/ (url, http, net)
@@ -28,6 +29,7 @@ pub mod config;
 pub mod dialect;
 pub mod findings;
 pub mod measure;
+pub mod prefix;
 pub mod report;
 pub mod secrets;
 pub mod stats;

@@ -11,6 +11,7 @@ use super::findings::Findings;
 use super::handoff::Handoff;
 use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
+use super::prefix_check::PrefixCheckPanel;
 use super::query::{page_origin, query_pairs};
 use super::raw_view::RawView;
 use super::report_json::ReportJson;
@@ -48,6 +49,7 @@ pub fn App() -> impl IntoView {
             <SweepPanel session=session />
             <HopsPanel session=session />
             <CacheAndConnection session=session />
+            <PrefixCheckPanel form=form />
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />

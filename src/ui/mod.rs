@@ -12,6 +12,7 @@ mod hops_panel;
 mod level_chart;
 mod live_view;
 mod metrics_panel;
+mod prefix_check;
 mod query;
 mod raw_view;
 mod replay;

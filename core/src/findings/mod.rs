@@ -135,6 +135,10 @@ string_enum! {
         /// Warm runs of an identical request hit the prompt cache for under 70% of the prompt (campaign
         /// finding).
         LowCacheHit = "low_cache_hit",
+        /// Two request bodies' prompt prefixes carry values that change between requests (timestamps, ids)
+        /// or tools / keys in another order: the provider's prompt cache cannot reuse them (from the prefix
+        /// check, [`crate::prefix`], not from a run).
+        UnstablePrefix = "unstable_prefix",
     }
 }
 
