@@ -64,7 +64,9 @@ fn HopsCard(ladder: HopLadder) -> impl IntoView {
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-            <LevelChart steps=steps series=series marked=first_bad testid="hops-chart" title="TTFT per hop" />
+            <div class="level-charts">
+                <LevelChart steps=steps series=series marked=first_bad testid="hops-chart" title="TTFT per hop" />
+            </div>
         </section>
     }
 }

@@ -1,5 +1,5 @@
 //! A small line chart of figures per step (sweep levels, hops): one polyline per series on a shared
-//! y axis from 0, the steps evenly spaced, one step marked (the knee). Drawn only when a campaign ends,
+//! y axis from 0, the steps evenly spaced (each centred in its slot), one step marked (the knee). Drawn only when a campaign ends,
 //! from the figures core derived.
 
 use leptos::prelude::*;
@@ -36,7 +36,8 @@ fn axis_top(max: f64) -> f64 {
 pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>, testid: &'static str, title: &'static str) -> impl IntoView {
     let n = steps.len().max(1);
     let top = axis_top(series.iter().flat_map(|s| s.values_ms.iter().flatten().copied()).fold(0.0, f64::max));
-    let x = move |i: usize| if n == 1 { (LEFT + WIDTH - RIGHT) / 2.0 } else { LEFT + (WIDTH - LEFT - RIGHT) * i as f64 / (n - 1) as f64 };
+    // Each step in the middle of its own slot, so the first and last labels are not cut at the edges.
+    let x = move |i: usize| LEFT + (WIDTH - LEFT - RIGHT) * (i as f64 + 0.5) / n as f64;
     let y = move |v: f64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (v / top).clamp(0.0, 1.0);
     let lines = series
         .iter()

@@ -3,7 +3,8 @@
 //!
 //! `cargo run -p streamscope-e2e --example screenshot -- <out.png> [lab stream params] [page params]`
 //! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`. In the page params, `{lab}` stands for
-//! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`.
+//! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`. `SHOT_HEIGHT`
+//! sets the window height; `SHOT_JS` is a script run before the picture (fill a panel, click a button).
 
 use streamscope_e2e::{with_page, Page};
 
@@ -22,6 +23,11 @@ async fn main() {
             .client()
             .execute("document.querySelectorAll('details').forEach(d => d.open = true);", vec![])
             .await;
+        // `SHOT_JS`: a script to run before the picture (fill a panel, click a button).
+        if let Ok(script) = std::env::var("SHOT_JS") {
+            page.client().execute(&script, vec![]).await.expect("SHOT_JS");
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
         let height: u32 = std::env::var("SHOT_HEIGHT").ok().and_then(|h| h.parse().ok()).unwrap_or(2000);
         let _ = page.client().set_window_size(1280, height).await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
