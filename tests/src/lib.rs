@@ -15,6 +15,7 @@
 
 mod browser;
 mod check;
+mod daemon;
 mod dist;
 mod driver;
 pub mod fidelity;
@@ -23,6 +24,7 @@ mod nginx;
 mod nginx_conf;
 mod page;
 mod ports;
+mod probe;
 mod relay;
 mod tls;
 mod url;
