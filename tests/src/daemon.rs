@@ -76,6 +76,28 @@ impl Daemon {
             .join("\n")
     }
 
+    /// Polls `ready` every 50 ms until it says yes; the error names `what` and shows the `logs` when the
+    /// process exits first or `limit` passes.
+    pub async fn wait_ready<F, Fut>(&mut self, limit: Duration, what: &str, logs: &[&str], mut ready: F) -> Result<(), String>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = bool>,
+    {
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.exited() {
+                return Err(format!("{what} exited during start-up ({status}):\n{}", self.logs(logs)));
+            }
+            if ready().await {
+                return Ok(());
+            }
+            if started.elapsed() > limit {
+                return Err(format!("{what} was not ready within {limit:?}:\n{}", self.logs(logs)));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// `SIGTERM`, wait up to [`STOP_LIMIT`], then `SIGKILL` and wait.
     fn stop(&mut self) {
         if self.exited().is_some() {

@@ -36,3 +36,10 @@ pub(crate) async fn speaks_tls(port: u16) -> bool {
 pub(crate) async fn answers_200(port: u16, path: &str) -> bool {
     plain_get(port, path).await.is_some_and(|answer| answer.starts_with(b"HTTP/1.1 200"))
 }
+
+/// The head (status line and headers) of a plain `GET path` on `port` (empty: no answer).
+pub(crate) async fn head(port: u16, path: &str) -> String {
+    let answer = plain_get(port, path).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&answer);
+    text.split("\r\n\r\n").next().unwrap_or_default().to_string()
+}
