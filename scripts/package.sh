@@ -17,7 +17,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 
 fail() { printf '[package] %s\n' "$*" >&2; exit 1; }
-log() { printf '[package] %s\n' "$*" >&2; }
+# (not `log`: scripts/setup.sh, sourced below, defines its own)
+note() { printf '[package] %s\n' "$*" >&2; }
 
 dist=""
 out="$ROOT/package"
@@ -37,7 +38,7 @@ version="$(awk '/^\[package\]/ { p = 1; next } /^\[/ { p = 0 } p && /^version *=
 if [ -z "$dist" ]; then
   cd "$ROOT"
   source scripts/setup.sh
-  log "building the page (trunk build --release)"
+  note "building the page (trunk build --release)"
   trunk build --release >&2
   dist="$ROOT/dist"
 fi
@@ -71,5 +72,5 @@ mtime="$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)"
 tar --sort=name --mtime="@$mtime" --owner=0 --group=0 --numeric-owner --format=gnu \
   -C "$stage" -cf - "$name" | gzip -n -9 >"$tarball.part"
 mv -f "$tarball.part" "$tarball"
-log "$(find "$top" -type f | wc -l) files, $(du -k "$tarball" | cut -f1) KiB"
+note "$(find "$top" -type f | wc -l) files, $(du -k "$tarball" | cut -f1) KiB"
 echo "$tarball"
