@@ -23,6 +23,8 @@ need chromedriver chromium-driver
 need nginx nginx
 # The e2e harness makes a self-signed certificate for nginx's HTTP/2 (TLS) servers with it.
 need openssl openssl
+# The bundle test serves the page through the Caddy snippet in deploy/caddy (Debian 12: Caddy 2.6.2).
+need caddy caddy
 need npm npm
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"

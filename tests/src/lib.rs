@@ -7,34 +7,45 @@
 //! certificate: [`Proxies::url`] gives their `https://` URLs, and the test browser ignores certificate
 //! errors); [`relay`] puts a byte relay with a
 //! [`RelayPolicy`] (timer flushes, headers held until the first body byte) in front of the same lab.
+//! [`Package`] runs `scripts/package.sh` and unpacks its tarball; [`SiteNginx`] and [`SiteCaddy`] serve
+//! that bundle under a sub-path through the shipped server snippets, filled in, next to the lab's API.
 //! Scenarios run one at a time: a 2-core machine cannot time streams honestly with two browsers busy.
 //!
 //! Environment: `STREAMSCOPE_DIST` (built page, default `<workspace>/dist`), `CHROMEDRIVER` (default
 //! `/usr/bin/chromedriver`), `CHROMIUM` (default `/usr/bin/chromium`), `NGINX` (default
-//! `/usr/sbin/nginx`), `OPENSSL` (default `openssl`, for the TLS servers' certificate).
+//! `/usr/sbin/nginx`), `OPENSSL` (default `openssl`, for the TLS servers' certificate), `CADDY` (default
+//! `/usr/bin/caddy`).
 
 mod browser;
+mod caddy;
 mod check;
+mod daemon;
 mod dist;
 mod driver;
 pub mod fidelity;
 mod lab;
 mod nginx;
 mod nginx_conf;
+mod package;
 mod page;
 mod ports;
+mod probe;
 mod relay;
+mod site_nginx;
 mod tls;
 mod url;
 
 use std::future::Future;
 use std::net::SocketAddr;
 
+pub use caddy::SiteCaddy;
 pub use check::{Check, Outcomes};
 pub use nginx::Proxies;
 pub use nginx_conf::Proxy;
+pub use package::{Package, Snippet, SITE_PLACEHOLDER, UPSTREAM_PLACEHOLDER};
 pub use page::{Page, Report, Requested, REPORT_LIMIT};
 pub use relay::relay;
+pub use site_nginx::SiteNginx;
 pub use streamscope_lab::relay::RelayPolicy;
 pub use url::encode_component;
 

@@ -4,31 +4,28 @@
 //! start (`tls.rs`, the `openssl` CLI).
 //!
 //! Lifetime: nginx runs as one process (`master_process off`, `daemon off`), so stopping it leaves no
-//! worker behind. Dropping [`Nginx`] sends `SIGTERM`, waits for the exit (`SIGKILL` after 5 s) and
-//! removes the prefix; that also happens while a panic unwinds. Should the test process itself be
-//! killed, `setpriv --pdeathsig TERM` (util-linux) has the kernel send nginx `SIGTERM`.
+//! worker behind; [`Daemon`] stops it and removes the prefix when [`Nginx`] is dropped (also while a
+//! panic unwinds), and ties it to the test process (`setpriv --pdeathsig TERM`). [`launch`] starts any
+//! generated config the same way (the bundle's sub-path servers use it too: `site_nginx.rs`).
 
 use std::net::SocketAddr;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 
+use crate::daemon::{self, Daemon, STDERR_LOG};
 use crate::nginx_conf::{render, Proxy, TEMP_DIRS};
 use crate::ports::free_ports;
+use crate::probe::{answers_200, speaks_tls};
 use crate::tls;
 
 const READY_LIMIT: Duration = Duration::from_secs(15);
-const STOP_LIMIT: Duration = Duration::from_secs(5);
-const SETPRIV: &str = "/usr/bin/setpriv";
 
 /// A running nginx with every [`Proxy`] configuration.
 pub(crate) struct Nginx {
-    child: Child,
-    prefix: PathBuf,
+    daemon: Daemon,
     proxies: Proxies,
 }
 
@@ -61,13 +58,7 @@ impl Nginx {
     /// Starts `NGINX` (default `/usr/sbin/nginx`) in front of `upstream` and waits until every server
     /// answers `/healthz` through to the lab; the error says what is missing or what nginx logged.
     pub async fn start(upstream: SocketAddr) -> Result<Self, String> {
-        let program = std::env::var("NGINX").unwrap_or_else(|_| "/usr/sbin/nginx".into());
-        if !Path::new(&program).is_file() {
-            return Err(format!(
-                "nginx not found at {program}: the nginx end-to-end tests need it \
-                 (scripts/setup.sh installs it: apt-get install nginx), or set NGINX=<path>"
-            ));
-        }
+        let program = nginx_program("the nginx end-to-end tests")?;
         let prefix =
             fresh_prefix().map_err(|err| format!("cannot create an nginx prefix: {err}"))?;
         let ports = free_ports(Proxy::ALL.len())
@@ -77,40 +68,9 @@ impl Nginx {
             let _ = std::fs::remove_dir_all(&prefix);
             return Err(err);
         }
-        let conf_path = prefix.join("nginx.conf");
-        std::fs::write(&conf_path, render(&prefix, upstream, &servers))
-            .map_err(|err| format!("cannot write {}: {err}", conf_path.display()))?;
-        let stderr = std::fs::File::create(prefix.join("stderr.log"))
-            .map_err(|err| format!("cannot create nginx's stderr log: {err}"))?;
-
-        let mut command = if Path::new(SETPRIV).is_file() {
-            let mut command = Command::new(SETPRIV);
-            command.args(["--pdeathsig", "TERM", &program]);
-            command
-        } else {
-            Command::new(&program)
-        };
-        command
-            .arg("-p")
-            .arg(format!("{}/", prefix.display()))
-            .arg("-c")
-            .arg(&conf_path)
-            .arg("-e")
-            .arg(prefix.join("error.log"))
-            .args(["-g", "daemon off;"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(stderr);
-        let child = match command.spawn() {
-            Ok(child) => child,
-            Err(err) => {
-                let _ = std::fs::remove_dir_all(&prefix);
-                return Err(format!("cannot start {program}: {err}"));
-            }
-        };
+        let conf = render(&prefix, upstream, &servers);
         let mut nginx = Self {
-            child,
-            prefix,
+            daemon: launch(&program, prefix, &conf)?,
             proxies: Proxies { servers },
         };
         nginx.wait_ready(&program).await?;
@@ -126,7 +86,7 @@ impl Nginx {
         let started = Instant::now();
         let mut waiting: Vec<(Proxy, u16)> = self.proxies.servers.clone();
         while !waiting.is_empty() {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Some(status) = self.daemon.exited() {
                 return Err(format!(
                     "{program} exited during start-up ({status}):\n{}",
                     self.logs()
@@ -134,10 +94,11 @@ impl Nginx {
             }
             let mut still = Vec::new();
             for (proxy, port) in waiting {
+                // Plain servers: `GET /healthz` comes back `200` from the lab through nginx.
                 let ready = if proxy.is_tls() {
                     speaks_tls(port).await
                 } else {
-                    reaches_lab(port).await
+                    answers_200(port, "/healthz").await
                 };
                 if !ready {
                     still.push((proxy, port));
@@ -160,95 +121,49 @@ impl Nginx {
 
     /// nginx's stderr and error log, for error messages.
     fn logs(&self) -> String {
-        ["stderr.log", "error.log"]
-            .iter()
-            .map(|name| {
-                let text = std::fs::read_to_string(self.prefix.join(name)).unwrap_or_default();
-                format!("--- {name}\n{text}")
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// `SIGTERM`, wait up to [`STOP_LIMIT`], then `SIGKILL` and wait.
-    fn stop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(Some(_))) {
-            return;
-        }
-        signal(self.child.id(), "TERM");
-        let started = std::time::Instant::now();
-        while started.elapsed() < STOP_LIMIT {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        logs(&self.daemon)
     }
 }
 
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.prefix);
-    }
+/// nginx's stderr and error log in `daemon`'s prefix, for error messages.
+pub(crate) fn logs(daemon: &Daemon) -> String {
+    daemon.logs(&[STDERR_LOG, "error.log"])
 }
 
-fn signal(pid: u32, name: &str) {
-    let _ = Command::new("kill")
-        .args([format!("-{name}"), pid.to_string()])
-        .stderr(Stdio::null())
-        .status();
+/// `NGINX` (default `/usr/sbin/nginx`); the error says that `needed_for` needs it and how to get it.
+pub(crate) fn nginx_program(needed_for: &str) -> Result<String, String> {
+    daemon::program("NGINX", "/usr/sbin/nginx", needed_for, "nginx")
+}
+
+/// Writes `conf` to `prefix/nginx.conf` and starts `program` on it in the foreground, its error log in
+/// the prefix; the prefix then belongs to the returned [`Daemon`] (removed with it, or at once when
+/// nginx cannot be started).
+pub(crate) fn launch(program: &str, prefix: PathBuf, conf: &str) -> Result<Daemon, String> {
+    let conf_path = prefix.join("nginx.conf");
+    if let Err(err) = std::fs::write(&conf_path, conf) {
+        let _ = std::fs::remove_dir_all(&prefix);
+        return Err(format!("cannot write {}: {err}", conf_path.display()));
+    }
+    let args = [
+        "-p".into(),
+        format!("{}/", prefix.display()),
+        "-c".into(),
+        conf_path.display().to_string(),
+        "-e".into(),
+        prefix.join("error.log").display().to_string(),
+        "-g".into(),
+        "daemon off;".into(),
+    ];
+    Daemon::spawn(program, args, &[], prefix)
 }
 
 /// A new directory for nginx's config, logs, pid and temp files, with the temp dirs writable by all.
-fn fresh_prefix() -> std::io::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let prefix =
-        std::env::temp_dir().join(format!("streamscope-nginx-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&prefix)?;
-    std::fs::set_permissions(&prefix, std::fs::Permissions::from_mode(0o755))?;
+pub(crate) fn fresh_prefix() -> std::io::Result<PathBuf> {
+    let prefix = daemon::fresh_dir("nginx")?;
     for dir in TEMP_DIRS {
         let path = prefix.join(dir);
         std::fs::create_dir(&path)?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777))?;
     }
     Ok(prefix)
-}
-
-/// Whether `GET /healthz` through the server on `port` comes back `200` from the lab.
-async fn reaches_lab(port: u16) -> bool {
-    plain_get_healthz(port)
-        .await
-        .is_some_and(|answer| answer.starts_with(b"HTTP/1.1 200"))
-}
-
-/// Whether the server on `port` is nginx's TLS server: the harness has no TLS client, but nginx
-/// answers plain HTTP on a TLS port with its own `400` saying so (the e2e tests then go through TLS).
-async fn speaks_tls(port: u16) -> bool {
-    plain_get_healthz(port).await.is_some_and(|answer| {
-        let text = String::from_utf8_lossy(&answer);
-        text.starts_with("HTTP/1.1 400") && text.contains("HTTPS port")
-    })
-}
-
-/// The whole answer to a plain-HTTP `GET /healthz` on `port` (`None`: no answer within 2 s).
-async fn plain_get_healthz(port: u16) -> Option<Vec<u8>> {
-    let probe = async {
-        let mut socket = tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .ok()?;
-        let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-        socket.write_all(request.as_bytes()).await.ok()?;
-        let mut answer = Vec::new();
-        socket.read_to_end(&mut answer).await.ok()?;
-        Some(answer)
-    };
-    tokio::time::timeout(Duration::from_secs(2), probe)
-        .await
-        .ok()
-        .flatten()
 }

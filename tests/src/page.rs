@@ -137,9 +137,14 @@ impl Page {
 
     /// Opens `/?<query>` and waits for the report, keeping its state and raw text.
     pub async fn run_report(&self, query: &str) -> Report {
-        let url = self.lab_url(&format!("/?{query}"));
+        self.report_at(&self.lab_url(&format!("/?{query}"))).await
+    }
+
+    /// Opens the page at any full `url` (another server, a sub-path: e.g.
+    /// `http://127.0.0.1:<port>/tools/streamscope/?url=…&run=1`) and waits for the report.
+    pub async fn report_at(&self, url: &str) -> Report {
         self.client
-            .goto(&url)
+            .goto(url)
             .await
             .unwrap_or_else(|err| panic!("cannot open {url}: {err}"));
         self.wait_for_report(REPORT_LIMIT).await
@@ -275,9 +280,13 @@ impl Page {
     /// Opens the page with `query` and waits until the app has mounted (its wasm loads after the `load`
     /// event `goto` waits for, so reading the page any earlier races its start-up).
     pub async fn open(&self, query: &str) {
-        let url = self.lab_url(&format!("/?{query}"));
+        self.open_url(&self.lab_url(&format!("/?{query}"))).await;
+    }
+
+    /// Opens the page at any full `url` (another server, a sub-path) and waits until the app has mounted.
+    pub async fn open_url(&self, url: &str) {
         self.client
-            .goto(&url)
+            .goto(url)
             .await
             .unwrap_or_else(|err| panic!("cannot open {url}: {err}"));
         let deadline = Instant::now() + MOUNT_LIMIT;

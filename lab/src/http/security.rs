@@ -8,7 +8,8 @@ use crate::http::response::Fixed;
 ///
 /// The page's `index.html` carries the same policy as a `<meta http-equiv="Content-Security-Policy">`
 /// tag, minus `frame-ancestors` (which only works as a header); the two must be kept in step, and this
-/// is the one place in the lab that spells the policy.
+/// is the one place in the lab that spells the policy. The server snippets shipped with the bundle
+/// (`deploy/nginx/streamscope.conf`, `deploy/caddy/Caddyfile`) send it as it is (a test below checks).
 pub const PAGE_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
 style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src * data: blob:; \
 worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
@@ -56,5 +57,26 @@ mod tests {
         let meta = &content[start..start + content[start..].find('"').expect("closing quote")];
         assert_eq!(PAGE_CSP.replace(" frame-ancestors 'none';", ""), meta);
         assert!(!meta.contains("'unsafe-inline'; style") && !meta.contains("script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'"));
+    }
+
+    /// The server snippets shipped with the bundle (`deploy/`, packed by scripts/package.sh) send this
+    /// very policy, with `nosniff` and the referrer policy, whatever else they say.
+    #[test]
+    fn the_deploy_snippets_send_this_policy() {
+        for (file, csp_line, nosniff_line) in [
+            ("nginx/streamscope.conf", "add_header Content-Security-Policy \"", "add_header X-Content-Type-Options \"nosniff\" always;"),
+            ("caddy/Caddyfile", "Content-Security-Policy \"", "X-Content-Type-Options \"nosniff\""),
+        ] {
+            let path = format!("{}/../deploy/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let policies: Vec<&str> = text
+                .lines()
+                .filter_map(|line| line.trim().strip_prefix(csp_line))
+                .map(|rest| &rest[..rest.find('"').expect("a closing quote")])
+                .collect();
+            assert_eq!(policies, [PAGE_CSP], "{path}");
+            assert!(text.lines().any(|line| line.trim() == nosniff_line), "{path}: no `{nosniff_line}`");
+            assert!(text.contains(&format!("Referrer-Policy \"{PAGE_REFERRER_POLICY}\"")), "{path}: no referrer policy");
+        }
     }
 }

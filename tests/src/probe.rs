@@ -1,0 +1,45 @@
+//! Plain-HTTP probes of the servers the harness starts: is it up yet, what does it answer.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The whole answer (head and body) to a plain-HTTP/1.1 `GET path` on `127.0.0.1:port` (`None`: no
+/// answer within 2 s).
+pub(crate) async fn plain_get(port: u16, path: &str) -> Option<Vec<u8>> {
+    let probe = async {
+        let mut socket = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .ok()?;
+        let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+        socket.write_all(request.as_bytes()).await.ok()?;
+        let mut answer = Vec::new();
+        socket.read_to_end(&mut answer).await.ok()?;
+        Some(answer)
+    };
+    tokio::time::timeout(Duration::from_secs(2), probe)
+        .await
+        .ok()
+        .flatten()
+}
+
+/// Whether the server on `port` is nginx's TLS server: the harness has no TLS client, but nginx
+/// answers plain HTTP on a TLS port with its own `400` saying so (the e2e tests then go through TLS).
+pub(crate) async fn speaks_tls(port: u16) -> bool {
+    plain_get(port, "/healthz").await.is_some_and(|answer| {
+        let text = String::from_utf8_lossy(&answer);
+        text.starts_with("HTTP/1.1 400") && text.contains("HTTPS port")
+    })
+}
+
+/// Whether a plain `GET path` on `port` answers `200`.
+pub(crate) async fn answers_200(port: u16, path: &str) -> bool {
+    plain_get(port, path).await.is_some_and(|answer| answer.starts_with(b"HTTP/1.1 200"))
+}
+
+/// The head (status line and headers) of a plain `GET path` on `port` (empty: no answer).
+pub(crate) async fn head(port: u16, path: &str) -> String {
+    let answer = plain_get(port, path).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&answer);
+    text.split("\r\n\r\n").next().unwrap_or_default().to_string()
+}
