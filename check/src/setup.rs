@@ -35,7 +35,15 @@ impl Setup {
             }
         };
         let (driver, webdriver) = match &options.webdriver {
-            Some(url) => (None, url.clone()),
+            Some(url) => {
+                if bundle.is_some() && !is_loopback(url) {
+                    console.note(&format!(
+                        "warning: the page is served on this machine's loopback ({page}), which browsers of a remote \
+                         WebDriver server cannot reach: use --page URL with a deployed copy"
+                    ));
+                }
+                (None, url.clone())
+            }
             None => {
                 console.note("starting chromedriver");
                 let driver = LocalDriver::start(env).await?;
@@ -64,5 +72,33 @@ impl Setup {
             driver.stop().await;
         }
         drop(self.bundle);
+    }
+}
+
+/// Whether a URL's host is this machine (`localhost`, `127.x.x.x`, `[::1]`).
+fn is_loopback(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port.split(']').next().map_or("", |h| &h[1..])
+    } else {
+        host_port.split(':').next().unwrap_or_default()
+    };
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts() {
+        for url in ["http://127.0.0.1:9515/", "http://localhost:4444/wd/hub/", "http://[::1]:9515/", "http://u:p@127.0.0.2/"] {
+            assert!(is_loopback(url), "{url}");
+        }
+        for url in ["http://grid:4444/wd/hub/", "http://10.0.0.5:4444/", "http://127.example.com/"] {
+            assert!(!is_loopback(url), "{url}");
+        }
     }
 }
