@@ -119,7 +119,7 @@ async fn a_first_token_at_300_ms_fails_a_100_ms_limit_once_and_as_the_median_of_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nginx_defaults_fail_streaming_with_bursts_and_a_comparison_names_the_side() {
+async fn nginx_defaults_fail_streaming_with_bursts_and_a_comparison_or_a_ladder_names_the_side_or_hop() {
     with_lab_and_nginx(|lab, proxies| async move {
         let dir = scratch_dir("nginx");
         let junit = dir.join("junit.xml");
@@ -142,6 +142,14 @@ async fn nginx_defaults_fail_streaming_with_bursts_and_a_comparison_names_the_si
         assert!(line.contains("| B (") && line.contains("): buffered"), "{line}");
         let reasons = line.split_once(" — ").map(|(_, r)| r).unwrap_or_default();
         assert!(reasons.starts_with("B (") && reasons.contains("verdict buffered") && !reasons.contains("A ("), "{line}");
+
+        // A ladder of the two: every hop is judged, the second fails.
+        let hops = format!("{direct},{through_nginx}");
+        let ran = check(&args(&["--url", &direct, "--hops", &hops, "--hop-labels", "lab,nginx", "--expect", "streaming"])).await;
+        assert_eq!(ran.exit, Exit::Fail);
+        let line = ran.stdout.trim();
+        assert!(line.contains("hop 1 (lab): streaming") && line.contains("| hop 2 (nginx): buffered"), "{line}");
+        assert!(line.contains("[hops, every hop]") && line.ends_with("— hop 2 (nginx): verdict buffered, expected streaming"), "{line}");
         let _ = std::fs::remove_dir_all(&dir);
     })
     .await;
