@@ -2,6 +2,7 @@
 //! a line per target as it ends, its report file, the JUnit file, a summary on stderr, the exit code.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::path::PathBuf;
 
 use tokio::time::Instant;
@@ -21,8 +22,9 @@ use crate::runner::{missing, spawn_all, Event};
 use crate::setup::Setup;
 use crate::target::Target;
 
-/// Runs the checks `options` describe.
-pub async fn check(options: &Options, env: &Env, console: &mut Console<'_>) -> Exit {
+/// Runs the checks `options` describe; when `stop` resolves first, the targets still running are
+/// cancelled and end as "could not run" with its reason.
+pub async fn check(options: &Options, env: &Env, console: &mut Console<'_>, stop: impl Future<Output = String>) -> Exit {
     let targets = match plan::targets(options) {
         Ok(targets) => targets,
         Err(err) => {
@@ -48,19 +50,32 @@ pub async fn check(options: &Options, env: &Env, console: &mut Console<'_>) -> E
 
     let started = Instant::now();
     let mut results: BTreeMap<usize, TargetResult> = BTreeMap::new();
+    let mut stopped: Option<String> = None;
     match Setup::start(options, env, console).await {
         Ok(setup) => {
             let (count, parallel) = (targets.len(), options.parallel.min(targets.len()));
             if count > 1 {
                 console.note(&format!("{count} targets, {parallel} at once"));
             }
-            let (tasks, mut events) = spawn_all(&targets, setup.plan.clone(), parallel);
-            while let Some(event) = events.recv().await {
-                match event {
-                    Event::Progress(i, text) => console.note(&format!("[{}/{count}] {}: {text}", i + 1, targets[i].display_name())),
-                    Event::Done(result) => {
-                        finish(&result, paths.get(result.target.index).and_then(Option::as_ref), console);
-                        results.insert(result.target.index, *result);
+            let (mut tasks, mut events) = spawn_all(&targets, setup.plan.clone(), parallel);
+            let mut stop = std::pin::pin!(stop);
+            loop {
+                tokio::select! {
+                    event = events.recv() => match event {
+                        Some(Event::Progress(i, text)) => {
+                            console.note(&format!("[{}/{count}] {}: {text}", i + 1, targets[i].display_name()))
+                        }
+                        Some(Event::Done(result)) => {
+                            finish(&result, paths.get(result.target.index).and_then(Option::as_ref), console);
+                            results.insert(result.target.index, *result);
+                        }
+                        // Every task has ended (or was cancelled below).
+                        None => break,
+                    },
+                    why = &mut stop, if stopped.is_none() => {
+                        console.note(&format!("{why}: stopping"));
+                        tasks.abort_all();
+                        stopped = Some(why);
                     }
                 }
             }
@@ -80,7 +95,17 @@ pub async fn check(options: &Options, env: &Env, console: &mut Console<'_>) -> E
             }
         }
     }
-    let results: Vec<TargetResult> = targets.iter().map(|t| results.remove(&t.index).unwrap_or_else(|| missing(t))).collect();
+    let unfinished = stopped.map_or_else(|| "ended without a result (internal error)".to_string(), |why| format!("{why} before it ended"));
+    let results: Vec<TargetResult> = targets
+        .iter()
+        .map(|t| {
+            results.remove(&t.index).unwrap_or_else(|| {
+                let result = missing(t, &unfinished);
+                finish(&result, None, console);
+                result
+            })
+        })
+        .collect();
 
     let mut exit = results.iter().map(TargetResult::exit).fold(Exit::Pass, Exit::worst);
     if let Some(path) = &options.junit {

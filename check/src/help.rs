@@ -80,5 +80,6 @@ EXIT CODES
   1  the check ran and a verdict or threshold failed (an HTTP error or a dead endpoint is the
      verdict failed, so it is 1 too)
   2  a check could not run: bad arguments, no chromedriver or browser, WebDriver unreachable,
-     the page did not load, no report within --timeout-s (with several targets, 2 wins over 1)
+     the page did not load, no report within --timeout-s, or SIGINT/SIGTERM stopped it (the
+     JUnit file is still written); with several targets, 2 wins over 1
 ";

@@ -46,6 +46,19 @@ use crate::redact::Redactor;
 /// Runs the command with `args` (without the program name) in `env`, writing to `stdout` and
 /// `stderr`; returns the exit code. Never panics on bad input: that is a message and exit 2.
 pub async fn run(args: &[String], env: &Env, stdout: &mut (dyn Write + Send), stderr: &mut (dyn Write + Send)) -> Exit {
+    run_until(args, env, stdout, stderr, std::future::pending()).await
+}
+
+/// [`run`], stopped early when `stop` resolves (with the reason, e.g. `terminated`): the targets still
+/// running end as "could not run", chromedriver and its browsers are stopped, the JUnit file is
+/// written, and the exit code is 2.
+pub async fn run_until(
+    args: &[String],
+    env: &Env,
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+    stop: impl std::future::Future<Output = String>,
+) -> Exit {
     let key = env.api_key();
     let mut console = Console::new(stdout, stderr, Redactor::new(key.as_ref(), []));
     match args::parse(args) {
@@ -57,7 +70,7 @@ pub async fn run(args: &[String], env: &Env, stdout: &mut (dyn Write + Send), st
             console.out(&format!("streamscope-check {}", env!("CARGO_PKG_VERSION")));
             Exit::Pass
         }
-        Ok(Command::Check(options)) => checks::check(&options, env, &mut console).await,
+        Ok(Command::Check(options)) => checks::check(&options, env, &mut console, stop).await,
         Err(message) => {
             console.note(&message);
             console.note(help::USAGE);
@@ -67,7 +80,7 @@ pub async fn run(args: &[String], env: &Env, stdout: &mut (dyn Write + Send), st
 }
 
 /// The process's entry: its arguments and environment, real stdout and stderr, and `SIGINT` /
-/// `SIGTERM` ending the run with exit 2 (chromedriver and its browsers are stopped on the way out).
+/// `SIGTERM` ending the run early (see [`run_until`]).
 pub fn run_process() -> std::process::ExitCode {
     let args: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
         Ok(args) => args,
@@ -84,28 +97,27 @@ pub fn run_process() -> std::process::ExitCode {
         }
     };
     let env = Env::from_process();
-    let exit = runtime.block_on(async {
-        let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
-        tokio::select! {
-            exit = run(&args, &env, &mut stdout, &mut stderr) => exit,
-            signal = interrupted() => {
-                eprintln!("{}: {signal}: stopping", output::console::PROGRAM);
-                Exit::CouldNotRun
-            }
-        }
-    });
-    // Dropping the run's future above stopped chromedriver's process group and the page server.
-    exit.into()
+    let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
+    // Watched from here on (not only once the targets run): a signal during set-up is kept for then.
+    let stop = {
+        let _context = runtime.enter();
+        interrupted()
+    };
+    runtime.block_on(run_until(&args, &env, &mut stdout, &mut stderr, stop)).into()
 }
 
-/// Resolves with the signal's name on `SIGINT` or `SIGTERM` (never when they cannot be watched).
-async fn interrupted() -> &'static str {
+/// Registers for `SIGINT` and `SIGTERM` now (inside a runtime context) and returns a future that
+/// resolves with the first one's name (never, when they cannot be watched).
+fn interrupted() -> impl std::future::Future<Output = String> {
     use tokio::signal::unix::{signal, SignalKind};
-    match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
-        (Ok(mut int), Ok(mut term)) => tokio::select! {
-            _ = int.recv() => "interrupted",
-            _ = term.recv() => "terminated",
-        },
-        _ => std::future::pending().await,
+    let signals = (signal(SignalKind::interrupt()), signal(SignalKind::terminate()));
+    async move {
+        match signals {
+            (Ok(mut int), Ok(mut term)) => tokio::select! {
+                _ = int.recv() => "interrupted (SIGINT)".into(),
+                _ = term.recv() => "terminated (SIGTERM)".into(),
+            },
+            _ => std::future::pending().await,
+        }
     }
 }

@@ -49,11 +49,8 @@ pub fn spawn_all(targets: &[Target], plan: Arc<SessionPlan>, parallel: usize) ->
     (tasks, receiver)
 }
 
-/// A result for a target whose task ended without one (it panicked or was cancelled).
-pub fn missing(target: &Target) -> TargetResult {
-    TargetResult {
-        target: target.clone(),
-        elapsed: Duration::ZERO,
-        outcome: Outcome::CouldNotRun("the check of this target ended without a result (internal error)".into()),
-    }
+/// A result for a target whose task ended without one (it was cancelled, or panicked): could not
+/// run, because of `why`.
+pub fn missing(target: &Target, why: &str) -> TargetResult {
+    TargetResult { target: target.clone(), elapsed: Duration::ZERO, outcome: Outcome::CouldNotRun(why.to_string()) }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use streamscope_check::env::API_KEY_VAR;
-use streamscope_check::{run, Env, Exit};
+use streamscope_check::{run, run_until, Env, Exit};
 use streamscope_e2e::{built_page_dir, with_lab, with_lab_and_nginx, Proxy};
 
 /// The lab's reference stream, small: 20 tokens, 300 ms to the first, 20 ms apart.
@@ -214,6 +214,35 @@ async fn two_targets_from_a_file_run_at_once_each_with_its_own_line_file_and_cas
         let fast_at = xml.find("name=\"fast\"").expect("fast case");
         let slow_at = xml.find("name=\"slow\"").expect("slow case");
         assert!(fast_at < slow_at, "cases in the file's order");
+        let _ = std::fs::remove_dir_all(&dir);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_mid_run_ends_the_target_as_could_not_run_and_still_writes_junit() {
+    with_lab(|lab| async move {
+        let dir = scratch_dir("stop");
+        let junit = dir.join("junit.xml");
+        // 100 tokens 100 ms apart: still streaming when the stop comes after 4 s.
+        let url = lab_stream(lab, "tokens=100&cadence_ms=100&first_ms=300");
+        let env = Env::from_process().without(API_KEY_VAR);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let stop = async {
+            tokio::time::sleep(Duration::from_secs(4)).await;
+            "stopped by the test".to_string()
+        };
+        let started = std::time::Instant::now();
+        let args = args(&["--url", &url, "--junit", &junit.display().to_string()]);
+        let exit = run_until(&args, &env, &mut stdout, &mut stderr, stop).await;
+        let (stdout, stderr) = (String::from_utf8_lossy(&stdout), String::from_utf8_lossy(&stderr));
+        eprintln!("--- stdout\n{stdout}--- stderr\n{stderr}");
+        assert_eq!(exit, Exit::CouldNotRun);
+        assert!(started.elapsed() < Duration::from_secs(9), "it stopped at once: {:?}", started.elapsed());
+        assert!(stdout.trim().ends_with("could not run: stopped by the test before it ended"), "{stdout}");
+        assert!(stderr.contains("stopped by the test: stopping"), "{stderr}");
+        let xml = std::fs::read_to_string(&junit).expect("junit file");
+        assert!(xml.contains("<error type=\"could-not-run\" message=\"stopped by the test before it ended\">"), "{xml}");
         let _ = std::fs::remove_dir_all(&dir);
     })
     .await;
