@@ -34,5 +34,5 @@ STREAMSCOPE_LAB_URL="$lab_url" cargo test --locked -p streamscope --lib --target
 cleanup
 trap - EXIT
 
-step "end to end: the release page in headless Chromium, against the lab directly and through nginx"
-STREAMSCOPE_DIST="$PWD/dist" cargo test --locked -p streamscope-e2e --tests
+step "end to end: the release page in headless Chromium, against the lab directly and through nginx; streamscope-check driving it"
+STREAMSCOPE_DIST="$PWD/dist" cargo test --locked -p streamscope-e2e -p streamscope-check --tests

@@ -9,6 +9,8 @@
 //! [`RelayPolicy`] (timer flushes, headers held until the first body byte) in front of the same lab.
 //! [`Package`] runs `scripts/package.sh` and unpacks its tarball; [`SiteNginx`] and [`SiteCaddy`] serve
 //! that bundle under a sub-path through the shipped server snippets, filled in, next to the lab's API.
+//! [`with_lab`] and [`with_lab_and_nginx`] start the same servers without a browser, for tools that
+//! drive one of their own (streamscope-check's tests).
 //! Scenarios run one at a time: a 2-core machine cannot time streams honestly with two browsers busy.
 //!
 //! Environment: `STREAMSCOPE_DIST` (built page, default `<workspace>/dist`), `CHROMEDRIVER` (default
@@ -80,6 +82,41 @@ where
     // A panic re-raised here unwinds through `nginx`, whose drop stops it and waits for it.
     in_browser(lab_addr, move |page| scenario(page, proxies)).await;
     drop(nginx);
+}
+
+/// Runs `scenario` with the shared lab (serving the built page) at the given address, but no browser:
+/// for tools that drive a browser of their own (streamscope-check's tests). One scenario at a time,
+/// like the others.
+pub async fn with_lab<F, Fut>(scenario: F)
+where
+    F: FnOnce(SocketAddr) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let _serial = SERIAL.lock().await;
+    scenario(lab::shared(dist::dist_dir())).await;
+}
+
+/// Like [`with_lab`], with nginx started in front of the lab (every [`Proxy`] on its own port) and
+/// stopped after the scenario, panic or not.
+pub async fn with_lab_and_nginx<F, Fut>(scenario: F)
+where
+    F: FnOnce(SocketAddr, Proxies) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let _serial = SERIAL.lock().await;
+    let lab_addr = lab::shared(dist::dist_dir());
+    let nginx = nginx::Nginx::start(lab_addr)
+        .await
+        .unwrap_or_else(|err| panic!("{err}"));
+    // A panic in the scenario unwinds through `nginx`, whose drop stops it and waits for it.
+    scenario(lab_addr, nginx.proxies()).await;
+    drop(nginx);
+}
+
+/// The built page's directory (`STREAMSCOPE_DIST`, default `<workspace>/dist`); panics with the build
+/// command when it holds no `index.html`.
+pub fn built_page_dir() -> std::path::PathBuf {
+    dist::dist_dir()
 }
 
 async fn in_browser<F, Fut>(lab_addr: SocketAddr, scenario: F)
