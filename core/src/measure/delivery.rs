@@ -89,6 +89,11 @@ pub struct ReadSizes {
     pub common_reads: usize,
 }
 
+/// How many bursts a report lists one by one (start, end, reads, events, bytes, silence before): enough
+/// to shade every held span of any ordinary answer, and a bound on the report's size when a long stream
+/// arrives in tens of thousands of small bursts. `burst_count` and the other figures count every burst.
+pub const MAX_BURSTS_LISTED: usize = 2_000;
+
 /// How the content of a run was delivered (see the module docs for every definition).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -97,9 +102,9 @@ pub struct DeliveryStats {
     pub deliveries: usize,
     /// Median silence before a content delivery, the first one left out.
     pub delivery_gap_p50_ms: Option<f64>,
-    /// The bursts, in arrival order.
+    /// The bursts, in arrival order: the first [`MAX_BURSTS_LISTED`] (every figure below counts them all).
     pub bursts: Vec<Delivery>,
-    /// How many bursts.
+    /// How many bursts, listed or not.
     pub burst_count: usize,
     /// Mean content events per burst.
     pub events_per_burst_mean: Option<f64>,
@@ -305,7 +310,7 @@ impl DeliveryStats {
         DeliveryStats {
             deliveries: content.len(),
             delivery_gap_p50_ms: median(&delivery_gaps),
-            bursts: bursts.iter().map(|g| g.delivery()).collect(),
+            bursts: bursts.iter().take(MAX_BURSTS_LISTED).map(|g| g.delivery()).collect(),
             burst_count: bursts.len(),
             events_per_burst_mean: (!bursts.is_empty())
                 .then(|| burst_events as f64 / bursts.len() as f64),
@@ -385,6 +390,16 @@ mod tests {
         assert_eq!(d.delivery_gap_p50_ms, Some(20.0));
         assert_eq!(d.content_events_per_read_mean, Some(1.0));
         assert!(d.bursts.is_empty() && d.typical_gap_ms.is_none() && d.hold_ms.is_none());
+    }
+
+    /// Regression guard (a gap noted in issue 10): a long stream of small bursts listed every one of
+    /// them in the report.
+    #[test]
+    fn a_report_lists_at_most_2000_bursts_and_counts_them_all() {
+        let three = content("a") + &content("b") + &content("c");
+        let d = stats((0..2_500).map(|i| (100.0 + 200.0 * i as f64, three.clone())).collect());
+        assert_eq!((d.burst_count, d.bursts.len()), (2_500, MAX_BURSTS_LISTED));
+        assert_eq!(d.events_per_burst_mean, Some(3.0));
     }
 
     #[test]
