@@ -82,6 +82,7 @@ impl LocalDriver {
             // The child leads its own group (process_group(0)), so -pid names exactly what it started.
             let _ = std::process::Command::new("kill")
                 .args([format!("-{signal}"), "--".into(), format!("-{pid}")])
+                .env_remove(API_KEY_VAR)
                 .stderr(Stdio::null())
                 .status();
         }

@@ -82,6 +82,11 @@ pub async fn run_until(
 /// The process's entry: its arguments and environment, real stdout and stderr, and `SIGINT` /
 /// `SIGTERM` ending the run early (see [`run_until`]).
 pub fn run_process() -> std::process::ExitCode {
+    // The key is read once, into the check's own `Env`, and taken out of the process's environment
+    // before any thread or child exists: nothing the check starts (chromedriver, `kill`, …) can inherit
+    // it, whichever way it is spawned.
+    let env = Env::from_process();
+    std::env::remove_var(env::API_KEY_VAR);
     let args: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
         Ok(args) => args,
         Err(arg) => {
@@ -96,7 +101,6 @@ pub fn run_process() -> std::process::ExitCode {
             return Exit::CouldNotRun.into();
         }
     };
-    let env = Env::from_process();
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
     // Watched from here on (not only once the targets run): a signal during set-up is kept for then.
     let stop = {

@@ -147,9 +147,10 @@ async fn the_key_is_typed_and_used_but_never_in_argv_environment_output_or_files
                 let cmdline = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
                 assert!(!contains(&cmdline, LAB_KEY), "the key is in the argv of process {p}");
                 // A child between its fork and its exec still runs the check's own image, with a copy of
-                // the check's memory (its environment included) until exec replaces it with the cleaned
-                // one: only a process that runs another program can have inherited anything. (Seen in CI:
-                // a chromedriver caught in that window.)
+                // the check's memory (its environment included) until exec replaces it: only a process
+                // running another program can have inherited anything. (Regression: the `kill` that
+                // stops chromedriver's group inherited the key; the check now drops it from its own
+                // environment at start.)
                 if p != pid && !runs_the_check(p) {
                     let environ = std::fs::read(format!("/proc/{p}/environ")).unwrap_or_default();
                     assert!(!contains(&environ, LAB_KEY), "process {p} inherited the key");
