@@ -6,6 +6,8 @@
 //!
 //! Needs a built page (`trunk build --release`) and chromium with chromium-driver.
 
+use std::time::Duration;
+
 use serde_json::Value;
 use streamscope_e2e::{encode_component, relay, with_page, Page, RelayPolicy, REPORT_LIMIT};
 
@@ -37,7 +39,8 @@ async fn hostile_html_and_markdown_are_shown_as_text_and_run_nothing() {
         let answer = page.testid_text("answer-text").await.unwrap_or_default();
         assert!(answer.contains("<img src=x onerror=") && answer.contains("<script>"), "shown as text: {answer}");
         page.click("raw-toggle").await;
-        let raw = page.testid_text("raw-view").await.unwrap_or_default();
+        // Opening the section renders its rows on a later frame: wait for them, then read.
+        let raw = page.wait_for_testid_text("raw-view", Duration::from_secs(5), |text| !text.is_empty()).await;
         assert!(raw.contains("<img src=x"), "raw view shows it as text: {raw}");
         let markdown = page.testid_prop("markdown", "value").await.unwrap_or_default();
         assert!(!markdown.contains("<img") || markdown.contains("\\<img"), "Markdown escapes it: {markdown}");

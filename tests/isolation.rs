@@ -68,8 +68,7 @@ async fn twenty_thousand_events_at_1ms_stay_streaming_with_reads_close_to_events
         assert_eq!(page.testid_text("raw-count").await, Some(format!("{reads}")));
         assert_eq!(page.testid_count("raw-row").await, 0, "raw rows rendered while the raw view is closed");
         page.click("raw-toggle").await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(page.testid_count("raw-row").await, 200, "one page of raw rows once opened");
+        page.wait_for_testid_count("raw-row", 200, Duration::from_secs(5)).await;
         let window = page.testid_text("raw-window").await.unwrap_or_default();
         assert!(window.ends_with(&format!("–{reads}")), "the newest rows are shown first: {window}");
     })

@@ -39,6 +39,11 @@ async fn everything(page: &Page) -> String {
     out.push_str(&page.testid_attr("permalink", "href").await.unwrap_or_default());
     if page.testid_count("raw-toggle").await > 0 {
         page.click("raw-toggle").await;
+        // The rows render on a later frame: read the page once they are there.
+        let reads: usize = page.testid_text("raw-count").await.and_then(|n| n.parse().ok()).unwrap_or(0);
+        if reads > 0 {
+            page.wait_for_testid_text("raw-view", std::time::Duration::from_secs(5), |text| !text.is_empty()).await;
+        }
     }
     // The form's own fields hold what the user typed there; everything else is what the page made.
     let script = "return [document.body.innerText, location.href, JSON.stringify(localStorage), \

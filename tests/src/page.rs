@@ -216,6 +216,34 @@ impl Page {
         }
     }
 
+    /// Waits until the `textContent` of the element with this `data-testid` satisfies `ready` and returns
+    /// it; panics with the last text after `limit`. For what a click shows: `details` fires its `toggle`
+    /// event as a task and the app renders on the next frame, so reading right after the click races it.
+    pub async fn wait_for_testid_text(&self, testid: &str, limit: Duration, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + limit;
+        loop {
+            let text = self.testid_text(testid).await.unwrap_or_default();
+            if ready(&text) {
+                return text;
+            }
+            assert!(Instant::now() < deadline, "[data-testid={testid}] not ready after {limit:?}: {text:?}");
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
+    }
+
+    /// Waits until `count` elements carry this `data-testid` (see [`Page::wait_for_testid_text`]).
+    pub async fn wait_for_testid_count(&self, testid: &str, count: usize, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        loop {
+            let now = self.testid_count(testid).await;
+            if now == count {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{now} elements [data-testid={testid}] after {limit:?}, expected {count}");
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
+    }
+
     /// An attribute of the element with this `data-testid` (`None` when there is no such element or
     /// attribute).
     pub async fn testid_attr(&self, testid: &str, attribute: &str) -> Option<String> {
