@@ -28,6 +28,7 @@ pub mod analysis;
 pub mod config;
 pub mod dialect;
 pub mod findings;
+pub mod i18n;
 pub mod measure;
 pub mod prefix;
 pub mod report;

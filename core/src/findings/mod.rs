@@ -27,12 +27,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::analysis::Analysis;
+use crate::i18n::keys::RulesKey;
+use crate::i18n::{Lang, Text};
 use crate::measure::{DeliveryStats, Metrics};
 use crate::text::{ms, ms_or, plural};
 use crate::trace::{Trace, TraceEnd};
 use crate::verdict::Verdict;
 
-pub use rules::{LONG_LINE_BYTES, PARTIAL_KEPT};
+pub use rules::LONG_LINE_BYTES;
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -185,25 +187,66 @@ pub struct Finding {
     /// The change the page can apply for the user, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Suggestion>,
+    /// The title, detail and fix as catalogue texts, to say them in another language ([`Finding::localize`]);
+    /// not serialised (a report read back keeps the words it was written in).
+    #[serde(skip)]
+    pub words: Words,
+}
+
+/// A finding's title, detail and fix as [`Text`]s.
+///
+/// Equality ignores them: two findings with the same code, figures and rendered words are the same
+/// finding, whether or not one was read back from JSON (which keeps no texts).
+#[derive(Debug, Clone, Default)]
+pub struct Words(Option<Box<FindingWords>>);
+
+/// The texts behind a finding's words.
+#[derive(Debug, Clone)]
+struct FindingWords {
+    title: Text,
+    detail: Text,
+    fix: Option<Text>,
+}
+
+impl PartialEq for Words {
+    fn eq(&self, _: &Words) -> bool {
+        true
+    }
 }
 
 impl Finding {
-    /// A finding without fix and with empty evidence.
-    pub fn new(code: FindingCode, severity: Severity, title: impl Into<String>, detail: impl Into<String>) -> Finding {
+    /// A finding without fix and with empty evidence; its words are kept as texts and said in English.
+    pub fn new(code: FindingCode, severity: Severity, title: impl Into<Text>, detail: impl Into<Text>) -> Finding {
+        let (title, detail) = (title.into(), detail.into());
         Finding {
             code,
             severity,
-            title: title.into(),
-            detail: detail.into(),
+            title: title.render(Lang::En),
+            detail: detail.render(Lang::En),
             fix: None,
             evidence: json!({}),
             suggestion: None,
+            words: Words(Some(Box::new(FindingWords { title, detail, fix: None }))),
         }
     }
 
     /// Adds the fix.
-    pub fn fix(mut self, fix: impl Into<String>) -> Finding {
-        self.fix = Some(fix.into());
+    pub fn fix(mut self, fix: impl Into<Text>) -> Finding {
+        let fix = fix.into();
+        self.fix = Some(fix.render(Lang::En));
+        if let Some(words) = &mut self.words.0 {
+            words.fix = Some(fix);
+        }
+        self
+    }
+
+    /// Adds `more` at the end of the detail.
+    pub fn then_detail(mut self, more: impl Into<Text>) -> Finding {
+        let more = more.into();
+        self.detail.push_str(&more.render(Lang::En));
+        if let Some(words) = &mut self.words.0 {
+            words.detail = std::mem::replace(&mut words.detail, Text::empty()).then(more);
+        }
         self
     }
 
@@ -217,6 +260,25 @@ impl Finding {
     pub fn suggest(mut self, suggestion: Suggestion) -> Finding {
         self.suggestion = Some(suggestion);
         self
+    }
+
+    /// The finding with its title, detail and fix said in `lang` (as it is when its words were not kept:
+    /// read back from JSON).
+    pub fn localize(&self, lang: Lang) -> Finding {
+        let mut out = self.clone();
+        if let Some(words) = &self.words.0 {
+            out.title = words.title.render(lang);
+            out.detail = words.detail.render(lang);
+            out.fix = words.fix.as_ref().map(|f| f.render(lang));
+        }
+        out
+    }
+
+    /// Whether every word of the title, detail and fix comes from the catalogue.
+    pub fn is_worded(&self) -> bool {
+        self.words.0.as_ref().is_some_and(|w| {
+            w.title.is_worded() && w.detail.is_worded() && w.fix.as_ref().is_none_or(Text::is_worded)
+        })
     }
 }
 
@@ -269,15 +331,13 @@ impl<'a> RunFacts<'a> {
     }
 
     /// What arrived, in words: `12 bytes in 2 reads, 1 content event (3 characters)`.
-    pub fn received(&self) -> String {
+    pub fn received(&self) -> Text {
         let m = self.metrics;
-        format!(
-            "{} in {}, {} ({})",
-            plural(m.bytes, "byte", "bytes"),
-            plural(m.reads, "read", "reads"),
-            plural(m.content_events, "content event", "content events"),
-            plural(m.content_chars, "character", "characters"),
-        )
+        Text::msg(RulesKey::Received)
+            .count("bytes", m.bytes)
+            .count("reads", m.reads)
+            .count("events", m.content_events)
+            .count("chars", m.content_chars)
     }
 
     /// What arrived, as evidence.

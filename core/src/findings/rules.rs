@@ -15,7 +15,9 @@ use serde_json::json;
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::MAX_TEXT_BYTES;
 use crate::dialect::{stop_reason, Dialect, StopReason};
-use crate::text::{ms, ms_or, plural};
+use crate::i18n::keys::RulesKey as K;
+use crate::i18n::Text;
+use crate::text::ms;
 use crate::trace::{ReadChunk, TimeoutKind, TraceEnd, TRACE_BYTES_CAP};
 use crate::wire::sse::MAX_EVENT_BYTES;
 use crate::wire::Framing;
@@ -43,30 +45,31 @@ pub const STREAM_RULES: [Rule; 12] = [
 ];
 
 /// Said by every time-out and cancel finding: what arrived before is not thrown away.
-pub const PARTIAL_KEPT: &str = " Everything received until then is kept: the partial trace (its metrics, text \
-    and raw reads) is shown and exported.";
+pub fn partial_kept() -> Text {
+    Text::msg(K::PartialKept)
+}
 
 /// The size above which a line is reported as long (64 KiB).
 pub const LONG_LINE_BYTES: usize = 64 * 1024;
 
 /// Where the dialect puts an error inside its stream, for the `stream_error` detail.
-fn stream_error_words(dialect: Dialect) -> &'static str {
+fn stream_error_words(dialect: Dialect) -> Text {
     match dialect {
-        Dialect::OpenaiResponses => " (an error event or response.failed)",
-        Dialect::Anthropic => " (an error event)",
-        Dialect::Gemini => " (an error object or a blocked prompt)",
-        Dialect::Ollama => " (an \"error\" line)",
-        _ => "",
+        Dialect::OpenaiResponses => Text::msg(K::StreamErrorWhereResponses),
+        Dialect::Anthropic => Text::msg(K::StreamErrorWhereAnthropic),
+        Dialect::Gemini => Text::msg(K::StreamErrorWhereGemini),
+        Dialect::Ollama => Text::msg(K::StreamErrorWhereOllama),
+        _ => Text::empty(),
     }
 }
 
 /// How a framing reads in a sentence.
-pub fn framing_words(f: Framing) -> &'static str {
-    match f {
-        Framing::Sse => "SSE",
-        Framing::Ndjson => "JSON lines",
-        Framing::Raw => "raw text",
-    }
+pub fn framing_words(f: Framing) -> Text {
+    Text::msg(match f {
+        Framing::Sse => K::FramingSse,
+        Framing::Ndjson => K::FramingNdjson,
+        Framing::Raw => K::FramingRaw,
+    })
 }
 
 /// `network_error`: the fetch or a read failed and no probe told CORS from unreachable.
@@ -82,35 +85,21 @@ pub fn network_error(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::NetworkError,
             Severity::Error,
-            "The connection broke during the body",
-            format!(
-                "The stream failed at {} ({message}) after {received}. A proxy or load balancer closed \
-                 the connection, or the server crashed.",
-                ms(*at_ms)
-            ),
+            Text::msg(K::NetworkErrorBodyTitle),
+            Text::msg(K::NetworkErrorBodyDetail)
+                .with("at", ms(*at_ms))
+                .with("message", message)
+                .with("received", received),
         )
-        .fix(
-            "Check the time-outs of every layer on the way (nginx proxy_read_timeout, load-balancer idle \
-             time-out, CDN limits) and the server's logs at that moment.",
-        )
+        .fix(Text::msg(K::NetworkErrorBodyFix))
     } else {
         Finding::new(
             FindingCode::NetworkError,
             Severity::Error,
-            "The request failed before any response",
-            format!(
-                "fetch() failed at {} ({message}) before response headers arrived. The browser does not \
-                 say why: a network problem (DNS, refused connection, TLS) or CORS (the server did not \
-                 allow this page's origin) look the same here.",
-                ms(*at_ms)
-            ),
+            Text::msg(K::NetworkErrorTitle),
+            Text::msg(K::NetworkErrorDetail).with("at", ms(*at_ms)).with("message", message),
         )
-        .fix(
-            "Open the browser's developer console for the exact reason. For CORS, the server (or a proxy \
-             in front of it) must send Access-Control-Allow-Origin for this page's origin and answer the \
-             OPTIONS preflight (Access-Control-Allow-Headers: content-type, authorization). Also check \
-             that the URL is right and reachable from this machine.",
-        )
+        .fix(Text::msg(K::NetworkErrorFix))
     };
     Some(f.evidence(json!({"at_ms": at_ms, "message": message, "during_body": during_body,
         "received": run.received_evidence()})))
@@ -124,62 +113,47 @@ pub fn timeout(run: &RunFacts) -> Option<Finding> {
     let (trace, metrics) = (run.trace, run.metrics);
     let limit = ms(*limit_ms);
     let received = run.received();
+    let limit_and_received = |key: K| Text::msg(key).with("limit", limit.as_str()).with("received", received.clone());
     let ev = json!({"at_ms": at_ms, "limit_ms": limit_ms, "timeout": timeout,
         "headers_ms": trace.headers_ms, "received": run.received_evidence()});
     let f = match timeout {
         TimeoutKind::Headers => Finding::new(
             FindingCode::TimeoutHeaders,
             Severity::Error,
-            "No response headers in time",
-            format!("No response headers arrived within {limit}; the run was stopped."),
+            Text::msg(K::TimeoutHeadersTitle),
+            Text::msg(K::TimeoutHeadersDetail).with("limit", limit.as_str()),
         )
-        .fix(
-            "The server is unreachable, overloaded or queueing the request, or starting (loading the \
-             model): check the URL, the server's load and queue, and a proxy's connect time-out.",
-        ),
+        .fix(Text::msg(K::TimeoutHeadersFix)),
         TimeoutKind::FirstByte => Finding::new(
             FindingCode::TimeoutFirstByte,
             Severity::Error,
-            "Headers arrived, then no body",
-            format!(
-                "Headers arrived at {} but no body byte within {limit} after that.",
-                ms_or(trace.headers_ms, "an unknown time")
-            ),
+            Text::msg(K::TimeoutFirstByteTitle),
+            Text::msg(K::TimeoutFirstByteDetail)
+                .with("headers", trace.headers_ms.map_or_else(|| Text::msg(K::UnknownTime), |t| ms(t).into()))
+                .with("limit", limit.as_str()),
         )
-        .fix(
-            "Either the model needs that long before its first token (long prompt, queue) or something \
-             holds the body back: a collect-then-return backend, or a proxy buffering the response \
-             (nginx: proxy_buffering off; or send X-Accel-Buffering: no). Compare with a request straight \
-             to the model server.",
-        ),
+        .fix(Text::msg(K::TimeoutFirstByteFix)),
         TimeoutKind::Idle => {
-            let last = metrics.total_ms.map_or("the start".to_string(), |t| format!("the last data at {}", ms(t)));
+            let last = metrics
+                .total_ms
+                .map_or_else(|| Text::msg(K::StallAfterStart), |t| Text::msg(K::StallAfterLast).with("at", ms(t)));
             Finding::new(
                 FindingCode::Stall,
                 Severity::Error,
-                "The stream stalled",
-                format!("Nothing arrived for {limit} after {last}; the run was stopped. Before that: {received}."),
+                Text::msg(K::StallTitle),
+                limit_and_received(K::StallDetail).with("last", last),
             )
-            .fix(
-                "The server or a proxy stalled mid-stream: check the server's logs at that moment and \
-                 whether a proxy buffers the rest of the response. If the model really pauses that long \
-                 (long reasoning), raise the idle time-out.",
-            )
+            .fix(Text::msg(K::StallFix))
         }
         TimeoutKind::Total => Finding::new(
             FindingCode::TimeoutTotal,
             Severity::Error,
-            "The run hit the total time limit",
-            format!("The run was stopped at the total limit of {limit}. By then: {received}."),
+            Text::msg(K::TimeoutTotalTitle),
+            limit_and_received(K::TimeoutTotalDetail),
         )
-        .fix(
-            "Raise the total time-out or lower max_tokens. Prefer an idle time-out (no data for N s) over \
-             a total one, so long answers that keep flowing are not cut off.",
-        ),
+        .fix(Text::msg(K::TimeoutTotalFix)),
     };
-    let mut f = f.evidence(ev);
-    f.detail.push_str(PARTIAL_KEPT);
-    Some(f)
+    Some(f.evidence(ev).then_detail(partial_kept()))
 }
 
 /// `cancelled`: the user (or the page closing) stopped the run.
@@ -191,13 +165,10 @@ pub fn cancelled(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::Cancelled,
             Severity::Warning,
-            "The run was cancelled",
-            format!(
-                "The run was cancelled at {} before the stream ended. By then: {}.{PARTIAL_KEPT}",
-                ms(*at_ms),
-                run.received()
-            ),
+            Text::msg(K::CancelledTitle),
+            Text::msg(K::CancelledDetail).with("at", ms(*at_ms)).with("received", run.received()),
         )
+        .then_detail(partial_kept())
         .evidence(json!({"at_ms": at_ms, "received": run.received_evidence()})),
     )
 }
@@ -209,37 +180,23 @@ pub fn no_content(run: &RunFacts) -> Option<Finding> {
         return None;
     }
     let (detail, fix) = if metrics.bytes == 0 {
-        (
-            "The response ended without a single body byte.".to_string(),
-            "Check that the request asks for a stream (\"stream\": true) and that no layer in between strips \
-             the body."
-                .to_string(),
-        )
+        (Text::msg(K::NoContentNoBytes), Text::msg(K::NoContentNoBytesFix))
     } else if !analysis.reasoning_text.is_empty() {
         (
-            format!(
-                "Only reasoning text arrived ({}), no answer text.",
-                plural(analysis.reasoning_text.chars().count(), "character", "characters")
-            ),
-            "The token budget was probably spent on reasoning: raise max_tokens or lower the reasoning effort."
-                .to_string(),
+            Text::msg(K::NoContentReasoningOnly).count("chars", analysis.reasoning_text.chars().count()),
+            Text::msg(K::NoContentReasoningFix),
         )
     } else {
         (
-            format!(
-                "{} arrived ({}, dialect {}) but none carried answer text.",
-                plural(metrics.events, "message", "messages"),
-                analysis.framing.map_or("no framing", framing_words),
-                analysis.dialect.as_str()
-            ),
-            "Check the request (model, messages) and the response format: streamscope reads OpenAI chat \
-             chunks, OpenAI Responses, Anthropic Messages and Gemini events, Ollama lines, SSE text and raw \
-             text."
-                .to_string(),
+            Text::msg(K::NoContentNoText)
+                .count("n", metrics.events)
+                .with("framing", analysis.framing.map_or_else(|| Text::msg(K::NoFraming), framing_words))
+                .with("dialect", analysis.dialect.as_str()),
+            Text::msg(K::NoContentNoTextFix),
         )
     };
     Some(
-        Finding::new(FindingCode::NoContent, Severity::Error, "No answer text arrived", detail)
+        Finding::new(FindingCode::NoContent, Severity::Error, Text::msg(K::NoContentTitle), detail)
             .fix(fix)
             .evidence(json!({"bytes": metrics.bytes, "events": metrics.events, "dialect": analysis.dialect,
                 "reasoning_chars": analysis.reasoning_text.chars().count()})),
@@ -257,18 +214,13 @@ pub fn stream_error(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::StreamError,
             Severity::Error,
-            "The server sent an error inside the stream",
-            format!(
-                "The stream carried {}{}: {}",
-                plural(n, "error", "errors"),
-                stream_error_words(analysis.dialect),
-                analysis.stream_errors[0]
-            ),
+            Text::msg(K::StreamErrorTitle),
+            Text::msg(K::StreamErrorDetail)
+                .count("n", n)
+                .with("where", stream_error_words(analysis.dialect))
+                .with("first", analysis.stream_errors[0].as_str()),
         )
-        .fix(
-            "The response started fine but the server reported an error mid-way (overload, rate limit, content \
-             filter, upstream failure): see the message and the server's logs.",
-        )
+        .fix(Text::msg(K::StreamErrorFix))
         .evidence(json!({"count": n, "messages": analysis.stream_errors, "dialect": analysis.dialect})),
     )
 }
@@ -291,13 +243,10 @@ pub fn truncated(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::Truncated,
             Severity::Warning,
-            "The stream may be cut off",
-            format!("The stream ended without {marker}: the answer may be incomplete. Received: {}.", run.received()),
+            Text::msg(K::TruncatedTitle),
+            Text::msg(K::TruncatedDetail).with("marker", marker).with("received", run.received()),
         )
-        .fix(
-            "Something closed the connection early: a proxy time-out or a failing upstream. Check the proxies' \
-             time-outs and the server's logs.",
-        )
+        .fix(Text::msg(K::TruncatedFix))
         .evidence(json!({"saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
             "dialect": analysis.dialect})),
     )
@@ -318,22 +267,16 @@ fn cut_mid_stream(run: &RunFacts, at_ms: f64, message: &str) -> Option<Finding> 
         Finding::new(
             FindingCode::Truncated,
             Severity::Error,
-            "The answer was cut off mid-stream",
-            format!(
-                "The connection broke at {} ({message}) in the middle of the answer: {} ({}) had arrived, \
-                 the first at {first} and the last at {last}, and the stream never ended properly. What \
-                 arrived is kept and shown, but the answer is incomplete.",
-                ms(at_ms),
-                plural(m.content_events, "token event", "token events"),
-                plural(m.content_chars, "character", "characters"),
-            ),
+            Text::msg(K::CutTitle),
+            Text::msg(K::CutDetail)
+                .with("at", ms(at_ms))
+                .with("message", message)
+                .count("events", m.content_events)
+                .count("chars", m.content_chars)
+                .with("first", first)
+                .with("last", last),
         )
-        .fix(
-            "Something closed the connection while the model was still answering: a server crash or restart, \
-             a proxy or load-balancer time-out (nginx proxy_read_timeout, idle or maximum-duration limits), or \
-             a connection limit. Match the time it broke against the server's and every proxy's logs; a \
-             client should retry or resume rather than show the partial answer as complete.",
-        )
+        .fix(Text::msg(K::CutFix))
         .evidence(json!({"reason": "network_error", "at_ms": at_ms, "content_events": m.content_events,
             "content_chars": m.content_chars, "ttft_ms": m.ttft_ms, "last_content_ms": m.last_content_ms,
             "saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
@@ -352,10 +295,10 @@ pub fn max_tokens(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::MaxTokens,
             Severity::Warning,
-            "The answer hit the token limit",
-            format!("The model stopped because it reached the token limit ({said}); the answer is cut off."),
+            Text::msg(K::MaxTokensTitle),
+            Text::msg(K::MaxTokensDetail).with("said", said),
         )
-        .fix(format!("Raise {limit}, or ask for a shorter answer."))
+        .fix(Text::msg(K::MaxTokensFix).with("limit", limit))
         .evidence(json!({"finish_reason": StopReason::Length, "completion_tokens":
             analysis.usage.as_ref().and_then(|u| u.completion_tokens), "dialect": analysis.dialect})),
     )
@@ -373,13 +316,10 @@ pub fn malformed_json(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::MalformedJson,
             Severity::Warning,
-            "Some payloads were not valid JSON",
-            format!("{} not valid JSON; parsing went on. First: {example}", plural(n, "payload was", "payloads were")),
+            Text::msg(K::MalformedTitle),
+            Text::msg(K::MalformedDetail).count("n", n).with("example", example.as_str()),
         )
-        .fix(
-            "The server or a layer in between cuts or mixes the stream (a line split by a re-framing proxy, an \
-             error page injected mid-stream): look at the raw trace around the first example.",
-        )
+        .fix(Text::msg(K::MalformedFix))
         .evidence(json!({"count": n, "first_example": example})),
     )
 }
@@ -394,16 +334,10 @@ pub fn invalid_utf8(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::InvalidUtf8,
             Severity::Warning,
-            "The body was not valid UTF-8",
-            format!(
-                "{} replaced with U+FFFD, parsing went on.",
-                plural(n, "invalid UTF-8 sequence was", "invalid UTF-8 sequences were")
-            ),
+            Text::msg(K::InvalidUtf8Title),
+            Text::msg(K::InvalidUtf8Detail).count("n", n),
         )
-        .fix(
-            "The server or a proxy sends text that is not UTF-8 or breaks multi-byte characters when \
-             re-encoding (characters merely split across reads are handled): make every layer send UTF-8.",
-        )
+        .fix(Text::msg(K::InvalidUtf8Fix))
         .evidence(json!({"count": n})),
     )
 }
@@ -418,32 +352,27 @@ pub fn long_line(run: &RunFacts) -> Option<Finding> {
         return None;
     }
     let mut detail = if n > LONG_LINE_BYTES {
-        format!(
-            "The longest line was {n} bytes (over {} KiB). Some clients and proxies cap line length and \
-             break such streams.",
-            LONG_LINE_BYTES / 1024
-        )
+        Text::msg(K::LongLineDetail).count("n", n).count("kib", LONG_LINE_BYTES / 1024)
     } else {
-        format!("The longest line was {n} bytes, but an event ran on over many data lines without a blank line.")
+        Text::msg(K::LongEventDetail).count("n", n)
     };
     if cut > 0 {
-        detail += &format!(
-            " {} more than the {} of data kept per event (the largest {}): each was delivered cut at that \
-             size and its further data ({}) counted and discarded, so its text and payload are incomplete.",
-            plural(cut, "event carried", "events carried"),
-            crate::text::bytes(MAX_EVENT_BYTES as f64),
-            plural(analysis.longest_event_bytes, "byte", "bytes"),
-            plural(analysis.discarded_data_lines, "data line", "data lines"),
+        detail = detail.then(
+            Text::msg(K::LongEventCut)
+                .count("cut", cut)
+                .with("cap", crate::text::bytes(MAX_EVENT_BYTES as f64))
+                .count("largest", analysis.longest_event_bytes)
+                .count("lines", analysis.discarded_data_lines),
         );
     }
     Some(
         Finding::new(
             FindingCode::LongLine,
             Severity::Warning,
-            if n > LONG_LINE_BYTES { "A very long line" } else { "A very long event" },
+            Text::msg(if n > LONG_LINE_BYTES { K::LongLineTitle } else { K::LongEventTitle }),
             detail,
         )
-        .fix("Send smaller events: a token or a few per event.")
+        .fix(Text::msg(K::LongLineFix))
         .evidence(json!({"longest_line_bytes": n, "limit_bytes": LONG_LINE_BYTES,
             "longest_event_bytes": analysis.longest_event_bytes, "cut_events": cut,
             "discarded_data_lines": analysis.discarded_data_lines, "event_limit_bytes": MAX_EVENT_BYTES})),
@@ -451,8 +380,8 @@ pub fn long_line(run: &RunFacts) -> Option<Finding> {
 }
 
 /// How the Content-Type reads in a sentence.
-fn ct_words(run: &RunFacts) -> String {
-    run.content_type().map_or("no Content-Type".to_string(), |ct| format!("Content-Type {ct}"))
+fn ct_words(run: &RunFacts) -> Text {
+    run.content_type().map_or_else(|| Text::msg(K::CtNone), |ct| Text::msg(K::CtIs).with("ct", ct))
 }
 
 /// `not_sse`: a body that is not SSE (a warning when it is labelled `text/event-stream`).
@@ -464,23 +393,16 @@ pub fn not_sse(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::NotSse,
             Severity::Warning,
-            "Labelled text/event-stream, but not SSE",
-            format!(
-                "The response says {ct_words} but the body is {}, not SSE (no data: lines). SSE clients \
-                 (EventSource, OpenAI SDKs) will see nothing or fail.",
-                framing_words(framing)
-            ),
+            Text::msg(K::NotSseMislabelledTitle),
+            Text::msg(K::NotSseMislabelledDetail).with("ct", ct_words).with("framing", framing_words(framing)),
         )
-        .fix(
-            "Frame each chunk as `data: <chunk>` followed by a blank line, or declare the real type (text/plain, \
-             application/x-ndjson).",
-        )
+        .fix(Text::msg(K::NotSseMislabelledFix))
     } else {
         Finding::new(
             FindingCode::NotSse,
             Severity::Info,
-            "Not an SSE stream",
-            format!("The body is {} ({ct_words}), not SSE.", framing_words(framing)),
+            Text::msg(K::NotSseTitle),
+            Text::msg(K::NotSseDetail).with("framing", framing_words(framing)).with("ct", ct_words),
         )
     };
     Some(f.evidence(json!({"framing": framing, "content_type": run.content_type(),
@@ -495,14 +417,10 @@ pub fn sse_wrong_content_type(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::SseWrongContentType,
             Severity::Warning,
-            "SSE sent under another Content-Type",
-            format!(
-                "The body is SSE but the response says {}. Proxies and CDNs recognise streams by \
-                 text/event-stream; under another type they may buffer or compress the whole response.",
-                ct_words(run)
-            ),
+            Text::msg(K::SseWrongCtTitle),
+            Text::msg(K::SseWrongCtDetail).with("ct", ct_words(run)),
         )
-        .fix("Send Content-Type: text/event-stream (and X-Accel-Buffering: no).")
+        .fix(Text::msg(K::SseWrongCtFix))
         .evidence(json!({"content_type": run.content_type()})),
     )
 }
@@ -515,13 +433,13 @@ pub fn framing(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::Framing,
             Severity::Info,
-            format!("{}, {}", framing_words(framing), analysis.dialect.as_str()),
-            format!(
-                "The body ({}) was read as {} and its messages as {}.",
-                ct_words(run),
-                framing_words(framing),
-                analysis.dialect.as_str()
-            ),
+            Text::msg(K::FramingTitle)
+                .with("framing", framing_words(framing))
+                .with("dialect", analysis.dialect.as_str()),
+            Text::msg(K::FramingDetail)
+                .with("ct", ct_words(run))
+                .with("framing", framing_words(framing))
+                .with("dialect", analysis.dialect.as_str()),
         )
         .evidence(json!({"framing": framing, "dialect": analysis.dialect, "content_type": run.content_type(),
             "mislabelled": analysis.mislabelled})),
@@ -539,14 +457,11 @@ pub fn keepalive_comments(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::KeepaliveComments,
             Severity::Info,
-            "Keep-alive comments",
-            format!(
-                "{} arrived; they count for TTFB, not for TTFT.",
-                if analysis.dialect == Dialect::Anthropic {
-                    plural(n, "keep-alive (ping event or SSE comment)", "keep-alives (ping events or SSE comments)")
-                } else {
-                    plural(n, "SSE comment line", "SSE comment lines")
-                }
+            Text::msg(K::KeepaliveTitle),
+            Text::msg(K::KeepaliveDetail).with(
+                "what",
+                Text::msg(if analysis.dialect == Dialect::Anthropic { K::KeepaliveAnthropic } else { K::KeepaliveSse })
+                    .count("n", n),
             ),
         )
         .evidence(json!({"count": n})),
@@ -566,11 +481,10 @@ pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::RoleOnlyFirstChunk,
             Severity::Info,
-            "The first chunk carried only the role",
-            format!(
-                "The first chunk (at {}) announced the role, not a token: it counts for TTFB, not TTFT{}.",
-                ms(first.at_ms),
-                metrics.ttft_ms.map_or(String::new(), |t| format!(" (the first token came at {})", ms(t)))
+            Text::msg(K::RoleOnlyTitle),
+            Text::msg(K::RoleOnlyDetail).with("at", ms(first.at_ms)).with(
+                "then",
+                metrics.ttft_ms.map_or_else(Text::empty, |t| Text::msg(K::RoleOnlyThen).with("at", ms(t))),
             ),
         )
         .evidence(json!({"at_ms": first.at_ms, "ttft_ms": metrics.ttft_ms})),
@@ -588,27 +502,18 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
     let bytes = elided.iter().fold(0usize, |sum, r| sum.saturating_add(r.elided_bytes));
     let kept = trace.kept_bytes();
     let reanalysed = run.analysis.bytes < trace.body_bytes();
-    let how = if reanalysed {
-        "This report was computed again from the stored trace (an import): the figures after the cap \
-         come from the reads' times and lengths only; the text, events and tokens in those reads are missing \
-         from it."
-    } else {
-        "The analysis itself saw every byte as it arrived (the page analyses each read before the trace \
-         drops its bytes), so every figure here is complete; only the raw view and the export lack those bytes."
-    };
+    let how = Text::msg(if reanalysed { K::TraceCappedReanalysed } else { K::TraceCappedLive });
     Some(
         Finding::new(
             FindingCode::TraceCapped,
             Severity::Info,
-            "The raw trace kept only totals after its cap",
-            format!(
-                "The trace keeps the bytes of its reads up to {} ({}); after that, {} ({}) were kept only \
-                 as their times and lengths. {how}",
-                crate::text::bytes(TRACE_BYTES_CAP as f64),
-                plural(kept, "byte kept", "bytes kept"),
-                plural(reads, "read", "reads"),
-                plural(bytes, "byte", "bytes"),
-            ),
+            Text::msg(K::TraceCappedTitle),
+            Text::msg(K::TraceCappedDetail)
+                .with("cap", crate::text::bytes(TRACE_BYTES_CAP as f64))
+                .count("kept", kept)
+                .count("reads", reads)
+                .count("bytes", bytes)
+                .with("how", how),
         )
         .evidence(json!({"cap_bytes": TRACE_BYTES_CAP, "kept_bytes": kept, "elided_reads": reads,
             "elided_bytes": bytes, "reanalysed": reanalysed})),
@@ -625,13 +530,10 @@ pub fn text_capped(run: &RunFacts) -> Option<Finding> {
         Finding::new(
             FindingCode::TextCapped,
             Severity::Info,
-            "The answer was too long to keep whole",
-            format!(
-                "The page keeps the first {} of the answer (and of the reasoning); {} after that were counted \
-                 (every figure includes them) but not kept, so the text shown and exported stops there.",
-                crate::text::bytes(MAX_TEXT_BYTES as f64),
-                plural(analysis.dropped_text_chars, "character", "characters"),
-            ),
+            Text::msg(K::TextCappedTitle),
+            Text::msg(K::TextCappedDetail)
+                .with("cap", crate::text::bytes(MAX_TEXT_BYTES as f64))
+                .count("n", analysis.dropped_text_chars),
         )
         .evidence(json!({"cap_bytes": MAX_TEXT_BYTES, "dropped_chars": analysis.dropped_text_chars,
             "content_chars": analysis.content_chars})),

@@ -6,6 +6,7 @@ use serde_json::json;
 use super::*;
 use crate::analysis::Analyzer;
 use crate::findings::testkit::{content, done, healthy, response, sse, sse_ending, Facts};
+use crate::i18n::Lang;
 use crate::trace::{ReadChunk, Trace};
 
 /// Calls `rule` alone on the facts of `trace`.
@@ -13,9 +14,17 @@ fn alone(rule: Rule, trace: Trace) -> Option<Finding> {
     rule(&Facts::of(trace).run())
 }
 
-/// Calls `rule` alone on `trace` and expects a finding.
+/// Calls `rule` alone on `trace` and expects a finding, every word of it from the catalogue and said in
+/// Chinese too.
 fn fires(rule: Rule, trace: Trace) -> Finding {
-    alone(rule, trace).expect("the rule should fire")
+    let f = alone(rule, trace).expect("the rule should fire");
+    assert!(f.is_worded(), "{:?} has words outside the catalogue: {}", f.code, f.detail);
+    let zh = f.localize(Lang::ZhCn);
+    for (en, zh) in [(&f.title, &zh.title), (&f.detail, &zh.detail)] {
+        assert_ne!(en, zh, "{:?} not said in Chinese", f.code);
+    }
+    assert_eq!((zh.code.clone(), &zh.evidence), (f.code.clone(), &f.evidence));
+    f
 }
 
 /// Asserts `rule` says nothing about the healthy stream.
@@ -74,7 +83,7 @@ fn timeout_names_which_limit_ended_the_run() {
         assert_eq!((f.evidence["at_ms"].as_f64(), f.evidence["limit_ms"].as_f64()), (Some(5000.0), Some(4000.0)));
         assert_eq!(f.evidence["headers_ms"], 40.0);
         assert_eq!(f.evidence["received"]["content_events"], 1);
-        assert!(f.detail.ends_with(PARTIAL_KEPT), "{}", f.detail);
+        assert!(f.detail.ends_with(&partial_kept().render(Lang::En)), "{}", f.detail);
     }
     silent_on_healthy(timeout);
 }
@@ -85,7 +94,7 @@ fn cancelled_says_when_and_keeps_the_partial_trace() {
     assert_eq!((f.code, f.severity), (FindingCode::Cancelled, Severity::Warning));
     assert_eq!(f.evidence["at_ms"], 300.0);
     assert_eq!(f.evidence["received"]["reads"], 1);
-    assert!(f.detail.contains(PARTIAL_KEPT));
+    assert!(f.detail.contains(&partial_kept().render(Lang::En)));
     silent_on_healthy(cancelled);
 }
 

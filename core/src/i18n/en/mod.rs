@@ -1,0 +1,12 @@
+//! The English catalogue: one exhaustive `match` per key group.
+
+mod rules;
+
+use super::Key;
+
+/// The English template of `key`.
+pub fn template(key: Key) -> &'static str {
+    match key {
+        Key::Rules(k) => rules::template(k),
+    }
+}

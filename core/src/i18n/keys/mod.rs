@@ -1,0 +1,62 @@
+//! Every message key, in one group per part of core; [`Key`] is any of them.
+//!
+//! A group is declared with [`key_group!`]; adding a key to a group fails the build until both
+//! catalogues ([`super::en`], [`super::zh_cn`]) say it.
+
+/// Declares a group of message keys: a `Copy` enum plus, for the catalogue tests, the list of all.
+macro_rules! key_group {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident, )* }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )*
+        }
+
+        impl $name {
+            /// Every key of the group.
+            #[cfg(test)]
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+        }
+    };
+}
+
+/// Declares [`Key`] over the groups, with a `From` per group.
+macro_rules! keys {
+    ( $( $(#[$vmeta:meta])* $variant:ident($group:ty), )* ) => {
+        /// Any message key.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Key {
+            $( $(#[$vmeta])* $variant($group), )*
+        }
+
+        $(
+            impl From<$group> for Key {
+                fn from(k: $group) -> Key {
+                    Key::$variant(k)
+                }
+            }
+        )*
+
+        impl Key {
+            /// Every key of every group.
+            #[cfg(test)]
+            pub fn all() -> Vec<Key> {
+                let mut all = Vec::new();
+                $( all.extend(<$group>::ALL.iter().map(|&k| Key::$variant(k))); )*
+                all
+            }
+        }
+    };
+}
+
+pub mod rules;
+
+pub use rules::RulesKey;
+
+keys! {
+    /// The findings about how a run ended and what its stream looked like (`findings::rules`).
+    Rules(RulesKey),
+}
