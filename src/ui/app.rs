@@ -6,6 +6,8 @@ use streamscope_core::config::page_config::PageConfig;
 use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
 use super::hops_panel::HopsPanel;
+use super::lang::{provide_lang, say, LangSwitch};
+use streamscope_core::i18n::keys::UiKey;
 use super::sweep_panel::SweepPanel;
 use super::findings::Findings;
 use super::handoff::Handoff;
@@ -25,6 +27,7 @@ pub fn App() -> impl IntoView {
     let config = PageConfig::from_query(&page_origin(), &query_pairs());
     let run_on_load = config.run_on_load;
     let form = FormState::new(config);
+    provide_lang(form.lang_choice());
     let session = Session::new();
     on_cleanup(move || session.cancel());
     // Start the measuring worker now, so its wasm is compiled before the first run.
@@ -39,7 +42,8 @@ pub fn App() -> impl IntoView {
     view! {
         <header class="top">
             <h1>"streamscope"</h1>
-            <p class="tagline">"Measure an LLM stream where your users see it: in the browser."</p>
+            <p class="tagline">{move || say(UiKey::Tagline)}</p>
+            <LangSwitch />
         </header>
         <main>
             // The verdict in plain words first: a support link (`run=1`) opens on the answer.

@@ -6,38 +6,48 @@ use streamscope_core::report::export::ImportSource;
 use streamscope_core::verdict::Verdict;
 
 use super::format;
+use super::lang::{say, use_lang};
+use streamscope_core::i18n::keys::UiKey;
+use streamscope_core::i18n::Text;
 use super::session::{RunState, Session};
 
-fn verdict_sentence(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Streaming => "Streaming: content arrived as it was produced.",
-        Verdict::Buffered => "Buffered: something held the content back and released it in bursts.",
-        Verdict::Collected => "Collected: the whole answer arrived at once at the end.",
-        Verdict::Failed => "Failed: no usable stream. The findings below say why and what to do.",
-    }
+fn verdict_sentence(verdict: &Verdict) -> String {
+    say(match verdict {
+        Verdict::Streaming => UiKey::VerdictStreaming,
+        Verdict::Buffered => UiKey::VerdictBuffered,
+        Verdict::Collected => UiKey::VerdictCollected,
+        Verdict::Failed => UiKey::VerdictFailed,
+    })
 }
 
 /// Verdict banner and findings list.
 #[component]
 pub fn Findings(session: Session) -> impl IntoView {
     let banner = move || match (session.state.get(), session.report.get()) {
-        (RunState::Running, _) => ("running".to_string(), "Measuring…".to_string()),
-        (_, Some(report)) => (report.verdict.as_str().to_string(), verdict_sentence(&report.verdict).to_string()),
-        _ => ("idle".to_string(), "Press Run to measure the stream.".to_string()),
+        (RunState::Running, _) => ("running".to_string(), say(UiKey::Measuring)),
+        (_, Some(report)) => (report.verdict.as_str().to_string(), verdict_sentence(&report.verdict)),
+        _ => ("idle".to_string(), say(UiKey::PressRun)),
     };
     // Keyed by position as well as content: two findings alike (core keeps one per code, but an imported
     // report is shown as written) must not share a key, or `<For>` drops or misplaces rows.
-    let findings = move || session.report.get().map(|r| r.findings).unwrap_or_default().into_iter().enumerate();
+    // Said in the page's language; a switch re-renders the rows from the same report.
+    let findings = move || {
+        let lang = use_lang();
+        session.report.with(|r| r.as_ref().map(|r| r.findings.iter().map(|f| f.localize(lang)).collect::<Vec<_>>()))
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+    };
     // In a campaign of several runs, this card shows the last one: say which.
     let which_run = move || {
         let (done, planned) = session.progress.get();
         (planned > 1 && session.report.with(|r| r.is_some())).then(|| {
-            let side = if session.compare_setup().is_some() {
-                format!(" (side {:?})", session.current_side.get())
+            let text = if session.compare_setup().is_some() {
+                Text::msg(UiKey::RunOfSide).with("side", format!("{:?}", session.current_side.get()))
             } else {
-                String::new()
+                Text::msg(UiKey::RunOf)
             };
-            format!("Run {done} of {planned}{side}")
+            text.count("done", done).count("planned", planned).render(use_lang())
         })
     };
     view! {
@@ -47,15 +57,15 @@ pub fn Findings(session: Session) -> impl IntoView {
                 <span class="verdict-sentence" data-testid="verdict-sentence">{move || banner().1}</span>
             </div>
             {move || session.imported.get().map(|source| {
-                let words = match source {
-                    ImportSource::Traces => "Imported, not measured here: recomputed from the file's recorded traces.",
-                    ImportSource::Report => "Imported report without traces: its figures as written in the file, not re-measured or recomputed.",
-                };
+                let words = move || say(match source {
+                    ImportSource::Traces => UiKey::ImportedTraces,
+                    ImportSource::Report => UiKey::ImportedReport,
+                });
                 view! {
                     <p class="verdict-imported" data-testid="verdict-imported">
                         {words}
                         <Show when=move || session.can_go_back()>
-                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>"Back to your measurement"</button>
+                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>{move || say(UiKey::BackToMeasurement)}</button>
                         </Show>
                     </p>
                 }
@@ -74,7 +84,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                                     <strong>{f.title.clone()}</strong>
                                 </div>
                                 <p class="finding-detail">{f.detail.clone()}</p>
-                                {f.fix.clone().map(|fix| view! { <p class="finding-fix"><span>"Fix: "</span>{fix}</p> })}
+                                {f.fix.clone().map(|fix| view! { <p class="finding-fix"><span>{move || say(UiKey::FixLabel)}</span>{fix}</p> })}
                             </li>
                         }
                     }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use streamscope_core::config::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
+use streamscope_core::i18n::Lang;
 
 use super::session::{CampaignPlan, Session};
 use super::triage_hints::{suggestions, url_checks, UrlChecks};
@@ -55,6 +56,8 @@ pub struct FormState {
     hops: RwSignal<String>,
     /// Hop names, comma-separated.
     hop_labels: RwSignal<String>,
+    /// The language chosen by the link or the switcher (`None`: the browser's).
+    lang: RwSignal<Option<Lang>>,
     headers_s: RwSignal<String>,
     first_byte_s: RwSignal<String>,
     idle_s: RwSignal<String>,
@@ -86,6 +89,7 @@ impl FormState {
             per_level: RwSignal::new(c.per_level.to_string()),
             hops: RwSignal::new(c.hops.join("\n")),
             hop_labels: RwSignal::new(c.hop_labels.join(", ")),
+            lang: RwSignal::new(c.lang),
             headers_s: s(c.timeouts_s.headers_s),
             first_byte_s: s(c.timeouts_s.first_byte_s),
             idle_s: s(c.timeouts_s.idle_s),
@@ -121,7 +125,13 @@ impl FormState {
             per_level: self.per_level.get_untracked().trim().parse::<u32>().unwrap_or(DEFAULT_ROUNDS_PER_LEVEL).clamp(1, MAX_ROUNDS_PER_LEVEL),
             hops: parse_hops(&self.hops.get_untracked()),
             hop_labels: parse_hop_labels(&self.hop_labels.get_untracked()),
+            lang: self.lang.get_untracked(),
         }
+    }
+
+    /// The language choice, shared with the page's [`super::lang::UiLang`].
+    pub fn lang_choice(&self) -> RwSignal<Option<Lang>> {
+        self.lang
     }
 }
 

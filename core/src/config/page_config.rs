@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::presets::ApiPreset;
+use crate::i18n::Lang;
 use crate::findings::triage::url::ENDPOINT_SUFFIXES;
 
 /// The most runs per target one page will do.
@@ -87,6 +88,10 @@ pub struct PageConfig {
     /// Names of the hops (`hop_labels=model server,gateway,CDN`); missing ones are named after the URL.
     #[serde(default)]
     pub hop_labels: Vec<String>,
+    /// The language the page speaks (`lang=zh-CN|en`), when the link or the user chose one; `None`
+    /// follows the browser's languages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Lang>,
 }
 
 fn default_per_level() -> u32 {
@@ -184,6 +189,7 @@ impl PageConfig {
             per_level: DEFAULT_ROUNDS_PER_LEVEL,
             hops: Vec::new(),
             hop_labels: Vec::new(),
+            lang: None,
         }
     }
 
@@ -231,6 +237,7 @@ impl PageConfig {
                 }
                 "hops" => c.hops = parse_hops(v),
                 "hop_labels" => c.hop_labels = parse_hop_labels(v),
+                "lang" => c.lang = Lang::from_tag(v).or(c.lang),
                 _ => {}
             }
         }
@@ -329,6 +336,9 @@ impl PageConfig {
             if value != default {
                 pairs.push((key, format!("{value}")));
             }
+        }
+        if let Some(lang) = self.lang {
+            pairs.push(("lang", lang.tag().into()));
         }
         pairs.push(("run", "1".into()));
         pairs.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
@@ -617,6 +627,16 @@ mod tests {
         let mut back = PageConfig::from_query("http://x", &decode(&preset.to_query()));
         back.run_on_load = false;
         assert_eq!(back, preset);
+    }
+
+    #[test]
+    fn the_language_rides_in_the_permalink_and_an_unknown_tag_is_ignored() {
+        let c = PageConfig::from_query("http://x", &q(&[("lang", "zh-CN")]));
+        assert_eq!(c.lang, Some(Lang::ZhCn));
+        assert!(c.to_query().contains("lang=zh-CN"), "{}", c.to_query());
+        assert_eq!(PageConfig::from_query("http://x", &decode(&c.to_query())).lang, Some(Lang::ZhCn));
+        assert_eq!(PageConfig::from_query("http://x", &q(&[("lang", "tlh")])).lang, None);
+        assert!(!PageConfig::reference("http://x").to_query().contains("lang="));
     }
 
     #[test]

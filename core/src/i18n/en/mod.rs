@@ -1,6 +1,7 @@
 //! The English catalogue: one exhaustive `match` per key group.
 
 mod rules;
+mod ui;
 
 use super::Key;
 
@@ -8,5 +9,6 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::Ui(k) => ui::template(k),
     }
 }

@@ -53,10 +53,14 @@ macro_rules! keys {
 }
 
 pub mod rules;
+pub mod ui;
 
 pub use rules::RulesKey;
+pub use ui::UiKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
     Rules(RulesKey),
+    /// The page's own words (`src/ui`).
+    Ui(UiKey),
 }

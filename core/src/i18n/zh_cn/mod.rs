@@ -3,6 +3,7 @@
 //! Figures and units stay as core formats them (`12.3 ms`, `4.0 KiB`), the same in both languages.
 
 mod rules;
+mod ui;
 
 use super::Key;
 
@@ -10,5 +11,6 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::Ui(k) => ui::template(k),
     }
 }

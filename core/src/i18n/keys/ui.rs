@@ -1,0 +1,21 @@
+//! Keys of the page's own words (labels, banners, buttons), said by the UI through [`crate::i18n::Text`].
+
+key_group! {
+    /// A word of the page itself.
+    pub enum UiKey {
+        Tagline,
+        LanguageLabel,
+        VerdictStreaming,
+        VerdictBuffered,
+        VerdictCollected,
+        VerdictFailed,
+        Measuring,
+        PressRun,
+        ImportedTraces,
+        ImportedReport,
+        BackToMeasurement,
+        RunOf,
+        RunOfSide,
+        FixLabel,
+    }
+}

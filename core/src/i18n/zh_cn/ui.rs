@@ -1,0 +1,23 @@
+//! Chinese words of the page itself.
+
+use crate::i18n::keys::UiKey;
+
+/// The Chinese template of `key`.
+pub fn template(key: UiKey) -> &'static str {
+    match key {
+        UiKey::Tagline => "在用户真正看到文字的地方测量 LLM 流式输出：浏览器里。",
+        UiKey::LanguageLabel => "语言",
+        UiKey::VerdictStreaming => "流式（streaming）：内容一生成就送到了浏览器。",
+        UiKey::VerdictBuffered => "被缓冲（buffered）：有一层把内容扣住，再一批一批地放出来。",
+        UiKey::VerdictCollected => "被攒成一整块（collected）：整个回答在最后一次性到达。",
+        UiKey::VerdictFailed => "失败（failed）：没有可用的流。下面的发现说明了原因和处理办法。",
+        UiKey::Measuring => "正在测量…",
+        UiKey::PressRun => "点击“运行”开始测量流式输出。",
+        UiKey::ImportedTraces => "导入的结果，不是在这里测量的：根据文件里记录的 trace 重新计算。",
+        UiKey::ImportedReport => "导入的报告不含 trace：数字照文件所写展示，没有重新测量或重新计算。",
+        UiKey::BackToMeasurement => "回到你的测量结果",
+        UiKey::RunOf => "第 {done} 次，共 {planned} 次",
+        UiKey::RunOfSide => "第 {done} 次，共 {planned} 次（{side} 侧）",
+        UiKey::FixLabel => "处理办法：",
+    }
+}

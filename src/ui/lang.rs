@@ -1,0 +1,88 @@
+//! The page's language: the one a link or the user chose (`lang=`, the switcher), else the first of the
+//! browser's `navigator.languages` the catalogues cover. Switching re-renders the words of what is on the
+//! page (the run stays); codes, numbers and `#report-json`'s fields never change with it.
+
+use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiKey;
+use streamscope_core::i18n::{Lang, Text};
+
+/// The page's language (`Copy`), provided as context by [`provide_lang`].
+#[derive(Clone, Copy)]
+pub struct UiLang {
+    /// The chosen language, carried by the permalink; `None` follows the browser.
+    chosen: RwSignal<Option<Lang>>,
+    /// The browser's choice, read once.
+    browser: Lang,
+}
+
+impl UiLang {
+    /// The language to speak now (tracked).
+    pub fn get(&self) -> Lang {
+        self.chosen.get().unwrap_or(self.browser)
+    }
+
+    /// Speaks `lang` from now on.
+    pub fn set(&self, lang: Lang) {
+        self.chosen.set(Some(lang));
+    }
+}
+
+/// The browser's preferred languages, best first (`navigator.languages`, else `navigator.language`).
+fn browser_languages() -> Vec<String> {
+    let navigator = window().navigator();
+    let list: Vec<String> = navigator.languages().iter().filter_map(|v| v.as_string()).collect();
+    if list.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        list
+    }
+}
+
+/// Makes the page's language available to every component and keeps `<html lang>` in step with it;
+/// `chosen` is the form's choice (the permalink carries it).
+pub fn provide_lang(chosen: RwSignal<Option<Lang>>) -> UiLang {
+    let languages = browser_languages();
+    let lang = UiLang { chosen, browser: Lang::negotiate(languages.iter().map(String::as_str)) };
+    provide_context(lang);
+    Effect::new(move |_| {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("lang", lang.get().tag());
+        }
+    });
+    lang
+}
+
+/// The page's language from context (English outside [`provide_lang`], as in component tests).
+pub fn use_lang() -> Lang {
+    use_context::<UiLang>().map_or(Lang::En, |l| l.get())
+}
+
+/// A word of the page in its language now (tracked).
+pub fn say(key: UiKey) -> String {
+    Text::msg(key).render(use_lang())
+}
+
+/// The language switcher: one option per catalogue, in its own name.
+#[component]
+pub fn LangSwitch() -> impl IntoView {
+    let lang = use_context::<UiLang>();
+    let current = move || lang.map_or(Lang::En, |l| l.get());
+    view! {
+        <label class="lang-switch">
+            <span class="visually-hidden">{move || say(UiKey::LanguageLabel)}</span>
+            <select
+                data-testid="lang-switch"
+                prop:value=move || current().tag()
+                on:change=move |ev| {
+                    if let (Some(l), Some(chosen)) = (lang, Lang::from_tag(&event_target_value(&ev))) {
+                        l.set(chosen);
+                    }
+                }
+            >
+                {Lang::ALL.into_iter().map(|l| view! {
+                    <option value=l.tag() selected=move || current() == l>{l.native_name()}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
