@@ -1,6 +1,10 @@
 //! The English catalogue: one exhaustive `match` per key group.
 
 mod rules;
+mod triage_http;
+mod triage_url;
+mod triage_net;
+mod prefix;
 
 use super::Key;
 
@@ -8,5 +12,9 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::TriageHttp(k) => triage_http::template(k),
+        Key::TriageUrl(k) => triage_url::template(k),
+        Key::TriageNet(k) => triage_net::template(k),
+        Key::Prefix(k) => prefix::template(k),
     }
 }

@@ -3,6 +3,10 @@
 //! Figures and units stay as core formats them (`12.3 ms`, `4.0 KiB`), the same in both languages.
 
 mod rules;
+mod triage_http;
+mod triage_url;
+mod triage_net;
+mod prefix;
 
 use super::Key;
 
@@ -10,5 +14,9 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::TriageHttp(k) => triage_http::template(k),
+        Key::TriageUrl(k) => triage_url::template(k),
+        Key::TriageNet(k) => triage_net::template(k),
+        Key::Prefix(k) => prefix::template(k),
     }
 }
