@@ -1,8 +1,9 @@
 //! Test helpers for calling one findings rule alone: small hand-built traces and the [`RunFacts`] the
 //! rules see, worked out the way a report works them out (analyzer, metrics, delivery, verdict).
 
-use super::RunFacts;
+use super::{Finding, RunFacts};
 use crate::analysis::{analyze, Analysis};
+use crate::i18n::Lang;
 use crate::measure::{DeliveryStats, Metrics};
 use crate::trace::{Trace, TraceEnd};
 use crate::verdict::{classify_with, Verdict};
@@ -68,4 +69,21 @@ pub fn healthy() -> Trace {
     let mut reads: Vec<(f64, String)> = (0..10).map(|i| (100.0 + 20.0 * i as f64, content("t"))).collect();
     reads.push((300.0, done()));
     sse(reads)
+}
+
+/// `f`, checked to be said from the catalogue in every word and in Chinese too: the Chinese title, detail
+/// and fix differ from the English ones, and the code, severity, evidence and suggestion stay the same.
+pub fn said_in_both(f: Finding) -> Finding {
+    assert!(f.is_worded(), "{:?} has words outside the catalogue: {} / {}", f.code, f.title, f.detail);
+    let zh = f.localize(Lang::ZhCn);
+    for (en, zh) in [(&f.title, &zh.title), (&f.detail, &zh.detail)] {
+        assert_ne!(en, zh, "{:?} not said in Chinese", f.code);
+    }
+    assert_eq!(f.fix.is_some(), zh.fix.is_some());
+    assert!(f.fix.is_none() || f.fix != zh.fix, "{:?}: its fix is not said in Chinese", f.code);
+    assert_eq!(
+        (&zh.code, zh.severity, &zh.evidence, &zh.suggestion),
+        (&f.code, f.severity, &f.evidence, &f.suggestion)
+    );
+    f
 }

@@ -20,6 +20,8 @@ use std::ops::{ControlFlow, Range};
 use serde::Serialize;
 
 use super::canonical::{BodyFormat, CachePrefix, PartRole};
+use crate::i18n::keys::PrefixKey as K;
+use crate::i18n::{Lang, Text};
 use super::volatile::{volatile_values, VolatileKind};
 use super::walk::{walk, Container, Event};
 
@@ -107,8 +109,42 @@ pub struct PrefixWarning {
     pub text: String,
     /// For an order: B's order.
     pub other_text: Option<String>,
-    /// One sentence saying what it is and why it breaks the cache.
+    /// One sentence saying what it is and why it breaks the cache (in English; [`PrefixWarning::localize`]
+    /// says it in another language).
     pub message: String,
+    /// The message as a catalogue text; not serialised.
+    #[serde(skip)]
+    pub words: MessageWords,
+}
+
+/// A warning's message as a [`Text`]. Equality ignores it: the rendered `message` is compared instead.
+#[derive(Debug, Clone)]
+pub struct MessageWords(Text);
+
+impl PartialEq for MessageWords {
+    fn eq(&self, _: &MessageWords) -> bool {
+        true
+    }
+}
+
+impl Eq for MessageWords {}
+
+impl PrefixWarning {
+    /// Sets the message: its text, and its English rendering in `message`.
+    fn say(&mut self, text: Text) {
+        self.message = text.render(Lang::En);
+        self.words = MessageWords(text);
+    }
+
+    /// The warning with its message said in `lang` (everything else unchanged).
+    pub fn localize(&self, lang: Lang) -> PrefixWarning {
+        PrefixWarning { message: self.words.0.render(lang), ..self.clone() }
+    }
+
+    /// Whether every word of the message comes from the catalogue.
+    pub fn is_worded(&self) -> bool {
+        self.words.0.is_worded()
+    }
 }
 
 /// The warnings of a check, and whether more were found than kept.
@@ -124,26 +160,47 @@ fn cut(text: &str) -> String {
     crate::text::truncate_chars(text, MAX_TEXT_CHARS)
 }
 
-fn side_words(side: WarningSide) -> &'static str {
-    match side {
-        WarningSide::A => "request A",
-        WarningSide::B => "request B",
-        WarningSide::Both => "both requests (alike now, but the next request's will differ)",
-    }
+fn side_words(side: WarningSide) -> Text {
+    Text::msg(match side {
+        WarningSide::A => K::SideA,
+        WarningSide::B => K::SideB,
+        WarningSide::Both => K::SideBoth,
+    })
 }
 
 /// The sentence of a volatile value.
-fn volatile_message(kind: WarningKind, path: &str, side: WarningSide) -> String {
+fn volatile_message(kind: WarningKind, path: &str, side: WarningSide) -> Text {
     let what = match kind {
-        WarningKind::Timestamp => "A date or time",
-        WarningKind::Uuid => "A UUID",
-        _ => "A request or trace id",
+        WarningKind::Timestamp => K::WhatTimestamp,
+        WarningKind::Uuid => K::WhatUuid,
+        _ => K::WhatRequestId,
     };
-    format!(
-        "{what} in {path} of {}: it changes with every request, so the provider's cache can reuse nothing from \
-         here on.",
-        side_words(side)
-    )
+    Text::msg(K::Volatile).with("what", Text::msg(what)).with("path", path).with("side", side_words(side))
+}
+
+/// A warning saying `message`.
+fn warning(
+    kind: WarningKind,
+    side: WarningSide,
+    path: String,
+    range: Range<usize>,
+    text: String,
+    other_text: Option<String>,
+    message: Text,
+) -> PrefixWarning {
+    let mut w = PrefixWarning {
+        kind,
+        side,
+        path,
+        start_byte: range.start,
+        end_byte: range.end,
+        text,
+        other_text,
+        message: String::new(),
+        words: MessageWords(Text::empty()),
+    };
+    w.say(message);
+    w
 }
 
 /// The prefix ranges meant to stay the same from request to request (see the module doc).
@@ -185,16 +242,9 @@ fn volatile_in(prefix: &CachePrefix, side: WarningSide, max: usize) -> (Vec<Pref
                 VolatileKind::RequestId => WarningKind::RequestId,
             };
             let path = path();
-            out.push(PrefixWarning {
-                kind,
-                side,
-                message: volatile_message(kind, &path, side),
-                path,
-                start_byte: value.start + m.range.start,
-                end_byte: value.start + m.range.end,
-                text: cut(&text[m.range]),
-                other_text: None,
-            });
+            let message = volatile_message(kind, &path, side);
+            let range = value.start + m.range.start..value.start + m.range.end;
+            out.push(warning(kind, side, path, range, cut(&text[m.range]), None, message));
         }
     };
     if prefix.format == BodyFormat::Text {
@@ -258,19 +308,16 @@ fn tool_order(a: &CachePrefix, b: &CachePrefix) -> Option<PrefixWarning> {
     }
     let tools = a.parts.iter().find(|p| p.role == PartRole::Tools)?;
     let (text, other) = (cut(&names_a.join(", ")), cut(&names_b.join(", ")));
-    Some(PrefixWarning {
-        kind: WarningKind::ToolOrder,
-        side: WarningSide::Both,
-        path: tools.name.clone(),
-        start_byte: tools.start_byte,
-        end_byte: tools.end_byte,
-        message: format!(
-            "The same tools in another order: A sends {text}; B sends {other}. The tools come first in the prefix, \
-             so nothing after them can be reused."
-        ),
+    let message = Text::msg(K::ToolOrder).with("a", text.as_str()).with("b", other.as_str());
+    Some(warning(
+        WarningKind::ToolOrder,
+        WarningSide::Both,
+        tools.name.clone(),
+        tools.start_byte..tools.end_byte,
         text,
-        other_text: Some(other),
-    })
+        Some(other),
+        message,
+    ))
 }
 
 /// An object of a prefix: its path, range and keys (ranges into the prefix, quotes excluded).
@@ -338,20 +385,9 @@ fn key_order(a: &CachePrefix, b: &CachePrefix, max: usize, skip_tools: bool) -> 
             break;
         }
         let (text, other) = (cut(&ka.join(", ")), cut(&kb.join(", ")));
-        out.push(PrefixWarning {
-            kind: WarningKind::KeyOrder,
-            side: WarningSide::Both,
-            message: format!(
-                "The same keys in another order at {}: A sends {text}; B sends {other}. The provider renders them \
-                 as sent, so the prefix differs from here on (serialise with sorted keys, or build the object once).",
-                oa.path
-            ),
-            path: oa.path,
-            start_byte: oa.range.start,
-            end_byte: oa.range.end,
-            text,
-            other_text: Some(other),
-        });
+        let message =
+            Text::msg(K::KeyOrder).with("path", oa.path.as_str()).with("a", text.as_str()).with("b", other.as_str());
+        out.push(warning(WarningKind::KeyOrder, WarningSide::Both, oa.path, oa.range, text, Some(other), message));
     }
     (out, more)
 }
@@ -365,7 +401,8 @@ pub fn warnings(a: &CachePrefix, b: &CachePrefix) -> Warnings {
         match same {
             Some(x) => {
                 x.side = WarningSide::Both;
-                x.message = volatile_message(x.kind, &x.path, WarningSide::Both);
+                let message = volatile_message(x.kind, &x.path, WarningSide::Both);
+                x.say(message);
             }
             None => list.push(w),
         }
@@ -383,8 +420,18 @@ mod tests {
     use super::*;
     use crate::prefix::canonical::cache_prefix;
 
+    /// The warnings of two bodies, each message checked to be said from the catalogue in every word, and
+    /// in Chinese too with everything else unchanged.
     fn check(a: &str, b: &str) -> Vec<PrefixWarning> {
-        warnings(&cache_prefix(a), &cache_prefix(b)).list
+        let list = warnings(&cache_prefix(a), &cache_prefix(b)).list;
+        for w in &list {
+            assert!(w.is_worded(), "{w:?}");
+            let zh = w.localize(Lang::ZhCn);
+            assert_ne!(zh.message, w.message);
+            assert_eq!(PrefixWarning { message: w.message.clone(), ..zh }, *w);
+            assert_eq!(w.localize(Lang::En).message, w.message);
+        }
+        list
     }
 
     #[test]
@@ -400,6 +447,20 @@ mod tests {
         assert_eq!(&p.text[first.start_byte..first.end_byte], "2026-12-01T10:22:33Z");
         assert_eq!((w[1].side, w[1].text.as_str()), (WarningSide::B, "2026-12-01T11:00:00Z"));
         assert!(first.message.contains("messages[0].content"), "{}", first.message);
+    }
+
+    /// The path and the names found go into every language as they are.
+    #[test]
+    fn messages_in_chinese_keep_paths_and_names() {
+        let a = r#"{"system":"Session 123e4567-e89b-12d3-a456-426614174000.","messages":[{"role":"user","content":"hi"}]}"#;
+        let w = check(a, a);
+        assert_eq!(
+            w[0].localize(Lang::ZhCn).message,
+            "system（两个请求都有，现在相同，但下一个请求的值会不同）中有一个 UUID：它每次请求都会变，服务商的缓存从这里开始什么都复用不了。"
+        );
+        let m = |x: &str| format!(r#"{{"messages":[{x},{{"role":"user","content":"q"}}]}}"#);
+        let w = check(&m(r#"{"role":"system","content":"s"}"#), &m(r#"{"content":"s","role":"system"}"#));
+        assert!(w[0].localize(Lang::ZhCn).message.starts_with("messages[0] 处同样的键，顺序不同：A 发送的是 role, content；B 发送的是 content, role。"));
     }
 
     #[test]

@@ -18,7 +18,12 @@ use serde_json::{json, Value};
 use crate::dialect::models_list::{MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use crate::dialect::error_body::{ErrorBody, ErrorShape};
 use crate::findings::{Finding, FindingCode, Severity, Suggestion};
+use crate::i18n::keys::TriageHttpKey as K;
+use crate::i18n::Text;
 use crate::trace::Trace;
+
+/// How many of the listed model ids `model_not_found` names in its detail.
+const MODEL_IDS_SHOWN: usize = 20;
 
 /// The triage finding for an HTTP error status, or `None` when the status is below 400 or unknown.
 pub fn http_finding(trace: &Trace) -> Option<Finding> {
@@ -42,60 +47,48 @@ pub fn http_finding(trace: &Trace) -> Option<Finding> {
         rate_limited(trace, &body)
     } else {
         let detail = match body.summary() {
-            Some(m) => format!("The server answered HTTP {status}: {m}"),
-            None => format!("The server answered HTTP {status} with an empty body."),
+            Some(m) => answered(status, Some(m)),
+            None => Text::msg(K::AnsweredEmpty).with("status", status.to_string()),
         };
-        Finding::new(FindingCode::HttpError, Severity::Error, format!("HTTP {status}"), detail).fix(status_advice(status))
+        Finding::new(
+            FindingCode::HttpError,
+            Severity::Error,
+            Text::msg(K::HttpErrorTitle).with("status", status.to_string()),
+            detail,
+        )
+        .fix(status_advice(status))
     };
     Some(merge_evidence(finding, evidence))
 }
 
-/// Plain advice for an error status, whoever sent it.
-pub fn status_advice(status: u16) -> String {
-    match status {
-        400 => "The server rejected the request body (400 Bad Request): check the JSON fields (model, messages, \
-            stream, max_tokens) against the provider's API reference."
-            .into(),
-        401 => "The API key is missing, expired or wrong: check the Authorization header (`Bearer <key>`).".into(),
-        403 => "The key is not allowed to do this: check its permissions, the account's plan or region, and any \
-            IP allow-list or gateway policy in front of the API."
-            .into(),
-        404 => "The path is wrong (404 Not Found): compare the URL with the documented endpoint \
-            (…/v1/chat/completions). A base URL that already ends in /v1 plus a client that adds /v1 again gives \
-            /v1/v1/…; a base without /v1 where the server needs it gives /chat/completions; a proxy may also \
-            rewrite the path."
-            .into(),
-        405 => "The method is not allowed here: chat completions need POST; check that the URL is the API, not a \
-            web page."
-            .into(),
-        408 => "The server timed out waiting for the request (408 Request Timeout): a slow or stalled upload, or a \
-            proxy's client time-out; retry, and check the proxy's client_body_timeout."
-            .into(),
-        413 => "The request body is too large for the server or a proxy (413): shorten the prompt, or raise the \
-            limit (nginx: client_max_body_size)."
-            .into(),
-        422 => "The server understood the JSON but rejected a parameter (422 Unprocessable): check each field's \
-            name, type and range (max_tokens, temperature, messages format) against the API reference."
-            .into(),
-        429 => "Rate limited or out of quota: lower the request rate or concurrency, check the account's quota, \
-            and retry after the time in the Retry-After header."
-            .into(),
-        500 => "The server failed while handling the request (500): check its logs; retry once and report it to \
-            the provider if it persists."
-            .into(),
-        502 => "A gateway got no valid answer from the model server (502 Bad Gateway): check that the upstream is \
-            up and the proxy points at the right address and port."
-            .into(),
-        503 => "The server is overloaded, starting (loading the model) or in maintenance (503): retry later, and \
-            check its health and capacity."
-            .into(),
-        504 | 524 => "A gateway gave up waiting for the model server (504 Gateway Timeout): check that the upstream \
-            is up and not queueing, and raise the proxy's read time-out (nginx: proxy_read_timeout)."
-            .into(),
-        529 => "The provider is overloaded (529): retry later with back-off.".into(),
-        s if s < 500 => "The server refused the request: check the URL, the key and the request body.".into(),
-        _ => "The server or a proxy in front of it failed: check their logs.".into(),
+/// `The server answered HTTP {status}`, with the server's own message (verbatim) when there is one.
+fn answered(status: u16, message: Option<String>) -> Text {
+    match message {
+        Some(m) => Text::msg(K::AnsweredMessage).with("status", status.to_string()).with("message", m),
+        None => Text::msg(K::Answered).with("status", status.to_string()),
     }
+}
+
+/// Plain advice for an error status, whoever sent it.
+pub fn status_advice(status: u16) -> Text {
+    Text::msg(match status {
+        400 => K::Advice400,
+        401 => K::Advice401,
+        403 => K::Advice403,
+        404 => K::Advice404,
+        405 => K::Advice405,
+        408 => K::Advice408,
+        413 => K::Advice413,
+        422 => K::Advice422,
+        429 => K::Advice429,
+        500 => K::Advice500,
+        502 => K::Advice502,
+        503 => K::Advice503,
+        504 | 524 => K::Advice504,
+        529 => K::Advice529,
+        s if s < 500 => K::AdviceClient,
+        _ => K::AdviceServer,
+    })
 }
 
 /// Adds `extra`'s keys to the finding's evidence (keeping the finding's own values).
@@ -109,34 +102,28 @@ fn merge_evidence(mut finding: Finding, extra: Value) -> Finding {
 }
 
 fn proxy_error_page(status: u16, body: &ErrorBody) -> Finding {
-    let who = body.server.clone().unwrap_or_else(|| "A proxy or web server".to_string());
-    let title = body.message.as_deref().map_or(String::new(), |t| format!(" (\"{t}\")"));
-    let specific = match status {
-        502 => format!("{who} could not connect to the model server or got a broken answer from it: check that the \
-            upstream is running and that the proxy points at the right address and port (nginx: proxy_pass), \
-            and read the proxy's error log."),
-        504 => format!("{who} gave up waiting for the model server: check the upstream's queue and raise the \
-            proxy's read time-out (nginx: proxy_read_timeout)."),
-        503 => format!("{who} has no healthy upstream, or is rate limiting or in maintenance: check the upstream's \
-            health checks and the proxy's limits."),
-        404 => format!("{who} has no route for this path: check the URL, and the proxy's routing (nginx: the \
-            location block and proxy_pass path)."),
-        413 => format!("{who} refused the request body as too large: raise its limit (nginx: \
-            client_max_body_size) or send less."),
-        401 | 403 => format!("{who} refused the request before it reached the API (basic auth, a WAF, an IP \
-            allow-list): check the proxy's access rules."),
+    let named = |server: &String| Text::msg(K::ProxyServer).with("server", server);
+    let who = body.server.as_ref().map_or_else(|| Text::msg(K::ProxyUnnamed), named);
+    let title = body.message.as_deref().map_or_else(Text::empty, |t| Text::msg(K::ProxyPageTitle).with("title", t));
+    let specific = |key: K| Text::msg(key).with("who", who.clone());
+    let fix = match status {
+        502 => specific(K::ProxyFix502),
+        504 => specific(K::ProxyFix504),
+        503 => specific(K::ProxyFix503),
+        404 => specific(K::ProxyFix404),
+        413 => specific(K::ProxyFix413),
+        401 | 403 => specific(K::ProxyFixAuth),
         _ => status_advice(status),
     };
     Finding::new(
         FindingCode::ProxyErrorPage,
         Severity::Error,
-        format!("HTTP {status} from {}", body.server.as_deref().unwrap_or("a proxy")),
-        format!(
-            "{who} answered HTTP {status} with its own HTML error page{title}, not a JSON answer from the API: \
-             the request did not get through to the model server, or its answer did not get back."
-        ),
+        Text::msg(K::ProxyTitle)
+            .with("status", status.to_string())
+            .with("who", body.server.as_ref().map_or_else(|| Text::msg(K::ProxyUnnamedTitle), named)),
+        Text::msg(K::ProxyDetail).with("who", who.clone()).with("status", status.to_string()).with("title", title),
     )
-    .fix(specific)
+    .fix(fix)
     .evidence(json!({"server": body.server, "page_title": body.message}))
 }
 
@@ -147,20 +134,17 @@ fn auth(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
         .iter()
         .any(|n| ["authorization", "x-api-key", "api-key"].iter().any(|k| n.eq_ignore_ascii_case(k)));
     let whitespace = trace.request.key_has_whitespace;
-    let said = body.summary().map_or(String::new(), |m| format!(": {m}"));
     let mut hints = Vec::new();
     if whitespace {
-        hints.push("The API key typed in the form starts or ends with whitespace (a space or line break pasted \
-            with it): remove it and run again."
-            .to_string());
+        hints.push(Text::msg(K::AuthWhitespace));
     }
     if !key_sent {
-        hints.push("No API key was sent: type it in the form's API key field (sent as Authorization: Bearer …).".into());
+        hints.push(Text::msg(K::AuthNoKey));
     }
     hints.push(status_advice(status));
-    let title = if status == 401 { "The API key was refused (401)" } else { "Access denied (403)" };
-    Finding::new(FindingCode::Auth, Severity::Error, title, format!("The server answered HTTP {status}{said}"))
-        .fix(hints.join(" "))
+    let title = Text::msg(if status == 401 { K::AuthTitle401 } else { K::AuthTitle403 });
+    Finding::new(FindingCode::Auth, Severity::Error, title, answered(status, body.summary()))
+        .fix(Text::join(hints, Text::msg(K::SentenceGap)))
         .evidence(json!({"key_sent": key_sent, "key_has_whitespace": whitespace}))
 }
 
@@ -198,31 +182,28 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
         }
     }
     let closest = model.as_deref().and_then(|m| closest_id(m, &ids));
-    let shown: Vec<&str> = ids.iter().take(20).map(String::as_str).collect();
+    let shown = ids.iter().take(MODEL_IDS_SHOWN).map(String::as_str).collect::<Vec<&str>>().join(", ");
     let alternatives = if ids.is_empty() {
-        "No models list could be read (GET …/models); copy the id from the provider's models page.".to_string()
+        Text::msg(K::ModelNoList)
     } else if listed > ids.len() {
-        format!("The server lists {listed} models, among them: {}, ….", shown.join(", "))
+        Text::msg(K::ModelListedCut).count("listed", listed).with("ids", shown)
     } else {
-        format!(
-            "The server lists {}: {}{}.",
-            if ids.len() == 1 { "this model" } else { "these models" },
-            shown.join(", "),
-            if ids.len() > shown.len() { ", …" } else { "" }
-        )
+        let more = if ids.len() > MODEL_IDS_SHOWN { Text::msg(K::ModelListedMore) } else { Text::empty() };
+        Text::msg(K::ModelListed).count("n", ids.len()).with("ids", shown).with("more", more)
     };
-    let mean = closest.as_deref().map_or(String::new(), |c| format!(" Did you mean {c}?"));
+    let mean = closest.as_deref().map_or_else(Text::empty, |c| Text::msg(K::ModelMean).with("id", c));
+    let title =
+        model.as_deref().map_or_else(|| Text::msg(K::ModelTitle), |m| Text::msg(K::ModelTitleNamed).with("model", m));
     let finding = Finding::new(
         FindingCode::ModelNotFound,
         Severity::Error,
-        format!("The model {}does not exist here", model.as_deref().map_or(String::new(), |m| format!("{m} "))),
-        format!(
-            "The server answered HTTP {status}: {}. {alternatives}{mean}",
-            body.summary().unwrap_or_default()
-        ),
+        title,
+        Text::msg(K::ModelDetail)
+            .with("answered", answered(status, Some(body.summary().unwrap_or_default())))
+            .with("alternatives", alternatives)
+            .with("mean", mean),
     )
-    .fix("Copy the model id exactly from the server's models list (GET <base>/models) instead of typing it; ids \
-        are case-sensitive and often carry a date or size suffix.")
+    .fix(Text::msg(K::ModelFix))
     .evidence(json!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}));
     if ids.is_empty() {
         finding
@@ -291,35 +272,28 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
         .map(|(n, v)| (n.clone(), Value::from(v.as_str())))
         .collect();
     let when = match retry_after {
-        Some(v) if v.parse::<f64>().is_ok() => format!(" The server says to retry after {v} s (Retry-After)."),
-        Some(v) => format!(" The server says to retry after {v} (Retry-After)."),
-        None => " No Retry-After header was readable (a cross-origin server must list it in \
-            Access-Control-Expose-Headers for the page to see it)."
-            .to_string(),
+        Some(v) if v.parse::<f64>().is_ok() => Text::msg(K::RetryAfterSeconds).with("after", v),
+        Some(v) => Text::msg(K::RetryAfter).with("after", v),
+        None => Text::msg(K::NoRetryAfter),
     };
-    let (title, fix) = if quota {
-        (
-            "Out of quota or credits (429)",
-            "The account's quota or balance is used up: retrying will not help; add credits or raise the \
-             quota, or use another key.",
-        )
-    } else {
-        (
-            "Rate limited (429)",
-            "Too many requests or tokens per minute: wait for the Retry-After time, lower the request rate or \
-             concurrency, and retry with exponential back-off.",
-        )
-    };
-    let said = if message.is_empty() { String::new() } else { format!(": {message}") };
-    Finding::new(FindingCode::RateLimited, Severity::Error, title, format!("The server answered HTTP 429{said}.{when}"))
-        .fix(fix)
-        .evidence(json!({"retry_after": retry_after, "quota": quota, "limits": limits}))
+    let (title, fix) = if quota { (K::QuotaTitle, K::QuotaFix) } else { (K::RateTitle, K::RateFix) };
+    let said = (!message.is_empty()).then_some(message);
+    Finding::new(
+        FindingCode::RateLimited,
+        Severity::Error,
+        Text::msg(title),
+        Text::msg(K::RateDetail).with("answered", answered(429, said)).with("when", when),
+    )
+    .fix(Text::msg(fix))
+    .evidence(json!({"retry_after": retry_after, "quota": quota, "limits": limits}))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dialect::models_list::model_ids;
+    use crate::findings::testkit::said_in_both;
+    use crate::i18n::Lang;
     use crate::trace::{ModelsProbe, TraceEnd};
 
     fn error(status: u16, ct: &str, body: &str) -> Trace {
@@ -330,8 +304,9 @@ mod tests {
         error(status, "application/json", body)
     }
 
+    /// The finding for `t`, every word of it from the catalogue and said in Chinese too.
     fn finding(t: &Trace) -> Finding {
-        http_finding(t).expect("a finding")
+        said_in_both(http_finding(t).expect("a finding"))
     }
 
     fn openai(message: &str, kind: &str, code: &str) -> String {
@@ -507,6 +482,58 @@ mod tests {
         let f = finding(&error(401, "text/html", "<html><head><title>401 Authorization Required</title></head></html>"));
         assert_eq!(f.code, FindingCode::ProxyErrorPage);
         assert!(f.detail.starts_with("A proxy or web server"), "{}", f.detail);
+    }
+
+    #[test]
+    fn every_status_advice_is_said_in_chinese() {
+        for status in 400..600 {
+            let advice = status_advice(status);
+            assert!(advice.is_worded(), "{status}");
+            assert_ne!(advice.render(Lang::En), advice.render(Lang::ZhCn), "{status}");
+        }
+    }
+
+    /// What the server said (its message, a model id, the listed ids, its name) goes into every language
+    /// as it is; only the words around it change.
+    #[test]
+    fn the_server_s_own_words_stay_verbatim_in_chinese() {
+        let zh = |f: &Finding| f.localize(Lang::ZhCn);
+        let f = finding(&json_error(500, &openai("something went wrong", "server_error", "x")));
+        assert_eq!(zh(&f).title, "HTTP 500 错误");
+        assert!(zh(&f).detail.starts_with("服务端返回了 HTTP 500：something went wrong"), "{}", zh(&f).detail);
+        assert_eq!(zh(&finding(&json_error(500, ""))).detail, "服务端返回了 HTTP 500，响应体为空。");
+
+        let mut t = json_error(404, &openai("The model `lab-20ms` does not exist", "invalid_request_error", "model_not_found"));
+        t.probes.models = vec![ModelsProbe { url: "http://lab/v1/models".into(), status: Some(200),
+            ids: vec!["streamscope-lab".into(), "lab-10ms".into()], ids_total: None }];
+        let f = zh(&finding(&t));
+        assert_eq!(f.title, "这里没有模型 lab-20ms");
+        assert!(f.detail.contains("The model `lab-20ms` does not exist"), "{}", f.detail);
+        assert!(f.detail.contains("服务端列出了 2 个模型：streamscope-lab, lab-10ms。是不是想用 lab-10ms？"), "{}", f.detail);
+
+        let page = "<html><head><title>502 Bad Gateway</title></head><body><center>nginx/1.22.1</center></body></html>";
+        let f = zh(&finding(&error(502, "text/html", page)));
+        assert_eq!(f.title, "nginx 返回了 HTTP 502");
+        assert!(f.detail.starts_with("nginx 用自己的 HTML 错误页（标题「502 Bad Gateway」）返回了 HTTP 502，"), "{}", f.detail);
+        assert!(f.fix.unwrap().starts_with("nginx 连不上模型服务端"));
+        let f = zh(&finding(&error(401, "text/html", "<html><head><title>401</title></head></html>")));
+        assert_eq!(f.title, "代理返回了 HTTP 401");
+        assert!(f.detail.starts_with("代理或 Web 服务器用自己的 HTML 错误页"), "{}", f.detail);
+
+        let mut t = json_error(429, &openai("slow down", "rate_limit_error", "x"));
+        t.headers.push(("retry-after".into(), "7".into()));
+        let f = zh(&finding(&t));
+        assert!(f.detail.ends_with("。服务端要求 7 s 之后再重试（Retry-After）。"), "{}", f.detail);
+    }
+
+    #[test]
+    fn auth_hints_follow_one_another_without_spaces_in_chinese() {
+        let mut t = json_error(401, "{}");
+        t.request.key_has_whitespace = true;
+        let f = finding(&t);
+        let fix = f.localize(Lang::ZhCn).fix.unwrap();
+        assert!(fix.starts_with("表单里填的 API Key 开头或结尾带有空白字符"), "{fix}");
+        assert!(fix.contains("删掉后再运行一次。没有发送 API Key：") && fix.contains("发送）。API Key 缺失"), "{fix}");
     }
 
     #[test]

@@ -10,6 +10,8 @@
 use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity};
+use crate::i18n::keys::TriageNetKey as K;
+use crate::i18n::Text;
 use crate::text::ms as fmt_ms;
 use crate::trace::{Trace, TraceEnd};
 
@@ -48,39 +50,19 @@ pub fn cors_requirements(trace: &Trace) -> (bool, Vec<String>, String) {
 fn cors(trace: &Trace, at_ms: f64, message: &str, origin: &str) -> Finding {
     let (needs_preflight, headers, method) = cors_requirements(trace);
     let allow_headers = headers.join(", ");
-    let preflight = if needs_preflight {
-        format!(
-            " This request also needs a preflight: the server must answer OPTIONS {origin}… with a 2xx status and \
-             Access-Control-Allow-Origin, Access-Control-Allow-Methods: {method} and \
-             Access-Control-Allow-Headers: {allow_headers}."
-        )
+    let (preflight, nginx_headers) = if needs_preflight {
+        let with_names = |key: K| Text::msg(key).with("method", method.as_str()).with("headers", allow_headers.as_str());
+        (with_names(K::CorsPreflight).with("origin", origin), with_names(K::CorsNginxPreflight))
     } else {
-        String::new()
-    };
-    let nginx_headers = if needs_preflight {
-        format!(
-            " add_header Access-Control-Allow-Methods \"{method}, OPTIONS\" always; add_header \
-             Access-Control-Allow-Headers \"{allow_headers}\" always; and answer OPTIONS with 204"
-        )
-    } else {
-        String::new()
+        (Text::empty(), Text::empty())
     };
     Finding::new(
         FindingCode::Cors,
         Severity::Error,
-        "The server answered, but without CORS headers",
-        format!(
-            "fetch() failed at {} ({message}), but a no-cors request to the same URL reached the server: it is up, \
-             and the browser refused to hand its answer to this page because the answer lacks CORS headers.",
-            fmt_ms(at_ms)
-        ),
+        Text::msg(K::CorsTitle),
+        Text::msg(K::CorsDetail).with("at", fmt_ms(at_ms)).with("message", message),
     )
-    .fix(format!(
-        "Make the server (or the proxy in front of it) send Access-Control-Allow-Origin: * (or this page's origin) \
-         on every response, errors included.{preflight} Optional: Access-Control-Expose-Headers: * to read headers \
-         such as Retry-After, Timing-Allow-Origin: * for connection timings. nginx: add_header \
-         Access-Control-Allow-Origin * always;{nginx_headers}."
-    ))
+    .fix(Text::msg(K::CorsFix).with("preflight", preflight).with("nginx", nginx_headers))
     .evidence(json!({"at_ms": at_ms, "message": message, "no_cors_reached": true, "origin": origin,
         "needs_preflight": needs_preflight, "allow_headers": headers, "allow_methods": method}))
 }
@@ -89,18 +71,10 @@ fn unreachable(at_ms: f64, message: &str, origin: &str) -> Finding {
     Finding::new(
         FindingCode::Unreachable,
         Severity::Error,
-        "Nothing answered at this address",
-        format!(
-            "fetch() failed at {} ({message}), and a no-cors request to {origin} got no answer either: no server \
-             answered there (this is not a CORS problem).",
-            fmt_ms(at_ms)
-        ),
+        Text::msg(K::UnreachableTitle),
+        Text::msg(K::UnreachableDetail).with("at", fmt_ms(at_ms)).with("message", message).with("origin", origin),
     )
-    .fix(
-        "Check the host name and port in the URL (http vs https, 8000 vs 8080), that the server is running and \
-         listening on that address (0.0.0.0, not only 127.0.0.1, when reached from another machine), and that no \
-         firewall, VPN or DNS problem is in the way: try the URL with curl from this machine.",
-    )
+    .fix(Text::msg(K::UnreachableFix))
     .evidence(json!({"at_ms": at_ms, "message": message, "no_cors_reached": false, "origin": origin}))
 }
 
@@ -115,7 +89,15 @@ fn origin_of(url: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::testkit::said_in_both;
+    use crate::i18n::Lang;
     use crate::trace::{Probes, RequestSummary};
+
+    /// [`super::network_finding`], its finding checked to be said from the catalogue in every word, and in
+    /// Chinese too.
+    fn network_finding(trace: &Trace) -> Option<Finding> {
+        super::network_finding(trace).map(said_in_both)
+    }
 
     fn failed(reached: Option<bool>, method: &str, headers: &[&str], body_len_bytes: usize) -> Trace {
         Trace {
@@ -182,6 +164,25 @@ mod tests {
         assert!(network_finding(&t).is_none());
         t.request.page_protocol = Some("http:".into());
         assert_eq!(network_finding(&t).unwrap().code, FindingCode::Unreachable);
+    }
+
+    /// The browser's message, the origin and the header names go into every language as they are.
+    #[test]
+    fn the_header_names_and_the_message_stay_verbatim_in_chinese() {
+        let f = network_finding(&failed(Some(true), "POST", &["Authorization"], 120)).unwrap().localize(Lang::ZhCn);
+        assert!(f.detail.starts_with("fetch() 在 12.0 ms 失败（Failed to fetch），"), "{}", f.detail);
+        let fix = f.fix.unwrap();
+        for needed in [
+            "这个请求还需要预检：服务端必须以 2xx 状态码响应 OPTIONS http://10.0.0.5:8000…",
+            "Access-Control-Allow-Methods: POST 和 Access-Control-Allow-Headers: authorization, content-type。",
+            "add_header Access-Control-Allow-Headers \"authorization, content-type\" always; 并对 OPTIONS 请求返回 204。",
+        ] {
+            assert!(fix.contains(needed), "{needed} missing from {fix}");
+        }
+        let fix = network_finding(&failed(Some(true), "GET", &[], 0)).unwrap().localize(Lang::ZhCn).fix.unwrap();
+        assert!(fix.ends_with("always;。") && !fix.contains("预检"), "{fix}");
+        let f = network_finding(&failed(Some(false), "POST", &[], 10)).unwrap().localize(Lang::ZhCn);
+        assert!(f.detail.contains("对 http://10.0.0.5:8000 的 no-cors 请求也没有得到应答"), "{}", f.detail);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity, Suggestion};
+use crate::i18n::keys::TriageUrlKey as K;
+use crate::i18n::Text;
 use crate::trace::Trace;
 
 /// Endpoint paths a client appends to a base URL, longest first.
@@ -19,7 +21,7 @@ pub const ENDPOINT_SUFFIXES: &[&str] = &["/chat/completions", "/completions", "/
 /// `http:`, as `location.protocol` gives it).
 pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let Some(f) = whitespace(url, "request URL") {
+    if let Some(f) = whitespace(url, K::WhatRequestUrl) {
         out.push(f);
     }
     let parts = UrlParts::of(url);
@@ -30,15 +32,10 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
             Finding::new(
                 FindingCode::DoubledV1,
                 Severity::Error,
-                format!("The URL has /{version}/{version}"),
-                format!(
-                    "The path {} repeats /{version}: a base URL that already ends in /{version} plus a client (or \
-                     proxy) that adds /{version} again. The server has no such route and will answer 404.",
-                    parts.path
-                ),
+                Text::msg(K::DoubledTitle).with("version", version),
+                Text::msg(K::DoubledDetail).with("path", parts.path).with("version", version),
             )
-            .fix(format!("Drop one /{version}: {fixed}. In an SDK, set the base URL either with /{version} or \
-                without it, as the SDK expects, not both."))
+            .fix(Text::msg(K::DoubledFix).with("version", version).with("fixed", fixed.as_str()))
             .evidence(json!({"path": parts.path, "segment": version, "suggested_url": fixed}))
             .suggest(Suggestion::Url { url: fixed }),
         );
@@ -49,25 +46,23 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
             Finding::new(
                 FindingCode::PathSuffix,
                 Severity::Error,
-                format!("The URL has {suffix} twice"),
-                format!(
-                    "The path {} carries an endpoint path twice: a base URL that already ended in an endpoint \
-                     (…{suffix}) got {suffix} appended again. The server will answer 404.",
-                    parts.path
-                ),
+                Text::msg(K::SuffixTitle).with("suffix", suffix),
+                Text::msg(K::SuffixDetail).with("path", parts.path).with("suffix", suffix),
             )
-            .fix(format!("Use {fixed}; as a base URL give only the part before the endpoint ({}{base_path}).", parts.origin))
+            .fix(
+                Text::msg(K::SuffixFix)
+                    .with("fixed", fixed.as_str())
+                    .with("base", format!("{}{base_path}", parts.origin)),
+            )
             .evidence(json!({"path": parts.path, "suffix": suffix, "suggested_url": fixed,
                 "suggested_base": format!("{}{base_path}", parts.origin)}))
             .suggest(Suggestion::BaseUrl { base: format!("{}{base_path}", parts.origin), url: fixed }),
         );
     }
     if parts.path.len() > 1 && parts.path.ends_with('/') {
-        out.push(slash_warning(parts.path, "ends with a slash", "Some servers answer 404 or redirect \
-            (a redirect turns POST into GET or drops the body)."));
+        out.push(slash_warning(parts.path, K::SlashEndTitle, K::SlashEndDetail));
     } else if parts.path.contains("//") {
-        out.push(slash_warning(parts.path, "has an empty segment (//)", "A base URL with a trailing slash was \
-            joined with a path that starts with one; many servers do not treat // as /."));
+        out.push(slash_warning(parts.path, K::SlashDoubleTitle, K::SlashDoubleDetail));
     }
     if let Some(f) = mixed_content(&parts, page_protocol) {
         out.push(f);
@@ -81,7 +76,7 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
 /// URL reports the same problems in terms of the URL.
 pub fn preset_base_findings(base: &str) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let Some(f) = whitespace(base, "base URL") {
+    if let Some(f) = whitespace(base, K::WhatBaseUrl) {
         out.push(f);
     }
     let trimmed = base.trim().trim_end_matches('/');
@@ -92,13 +87,10 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
             Finding::new(
                 FindingCode::PathSuffix,
                 Severity::Error,
-                format!("The base URL already ends in {suffix}"),
-                format!(
-                    "The preset sends POST {{base}}/chat/completions, so this base gives …{suffix}/chat/completions, \
-                     which the server does not know (404)."
-                ),
+                Text::msg(K::BaseSuffixTitle).with("suffix", *suffix),
+                Text::msg(K::BaseSuffixDetail).with("suffix", *suffix),
             )
-            .fix(format!("Use the base without the endpoint: {fixed}"))
+            .fix(Text::msg(K::BaseSuffixFix).with("fixed", fixed.as_str()))
             .evidence(json!({"base": base, "suffix": suffix, "suggested_base": fixed})),
         );
     }
@@ -109,10 +101,10 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
             Finding::new(
                 FindingCode::DoubledV1,
                 Severity::Error,
-                format!("The base URL has /{version}/{version}"),
-                format!("The base path {} repeats /{version}; the server will answer 404.", parts.path),
+                Text::msg(K::BaseDoubledTitle).with("version", version),
+                Text::msg(K::BaseDoubledDetail).with("path", parts.path).with("version", version),
             )
-            .fix(format!("Use {fixed}"))
+            .fix(Text::msg(K::BaseDoubledFix).with("fixed", fixed.as_str()))
             .evidence(json!({"base": base, "segment": version, "suggested_base": fixed})),
         );
     }
@@ -158,16 +150,17 @@ pub fn missing_v1(trace: &Trace) -> Option<Finding> {
         Finding::new(
             FindingCode::MissingV1,
             Severity::Error,
-            "The base URL is missing /v1",
-            format!(
-                "The request got 404. {base}/models did not answer ({}) but {} did (HTTP {}): this server's API \
-                 lives under /v1.",
-                without_status.map_or("no response".to_string(), |s| format!("HTTP {s}")),
-                with_v1.url,
-                with_v1.status.unwrap_or(0),
-            ),
+            Text::msg(K::MissingV1Title),
+            Text::msg(K::MissingV1Detail)
+                .with("base", base)
+                .with(
+                    "without",
+                    without_status.map_or_else(|| Text::msg(K::MissingV1NoResponse), |s| format!("HTTP {s}").into()),
+                )
+                .with("url", with_v1.url.as_str())
+                .with("status", with_v1.status.unwrap_or(0).to_string()),
         )
-        .fix(format!("Use the base URL {suggested_base} (the request then goes to {suggested_url})."))
+        .fix(Text::msg(K::MissingV1Fix).with("base", suggested_base.as_str()).with("url", suggested_url.as_str()))
         .evidence(json!({"base": base, "suggested_base": suggested_base, "suggested_url": suggested_url,
             "models_ids": with_v1.ids}))
         .suggest(Suggestion::BaseUrl { base: suggested_base, url: suggested_url }),
@@ -228,35 +221,28 @@ fn repeated_suffix(path: &str) -> Option<(&'static str, &str)> {
     Some((last, &before[..before.len() - inner.len()]))
 }
 
-/// `url_whitespace`: spaces, tabs or line breaks in a URL (pasted with the text around it).
-fn whitespace(url: &str, what: &str) -> Option<Finding> {
+/// `url_whitespace`: spaces, tabs or line breaks in a URL (pasted with the text around it); `what` names
+/// the URL (`request URL`, `base URL`).
+fn whitespace(url: &str, what: K) -> Option<Finding> {
     if !url.chars().any(char::is_whitespace) {
         return None;
     }
     let inside = url.trim().chars().any(char::is_whitespace);
-    let detail = if inside {
-        format!("The {what} contains a space, tab or line break inside it; it will be sent percent-encoded \
-            (%20) or rejected, and the server will not find the route.")
-    } else {
-        format!("The {what} has leading or trailing whitespace (a space or line break pasted with it); the page \
-            trims it, but a client or config file may not.")
-    };
+    let what = Text::msg(what);
+    let detail = Text::msg(if inside { K::WhitespaceInside } else { K::WhitespaceAround }).with("what", what.clone());
+    let title = Text::msg(K::WhitespaceTitle).with("what", what);
     Some(
-        Finding::new(FindingCode::UrlWhitespace, Severity::Warning, format!("Whitespace in the {what}"), detail)
-            .fix(format!("Remove the whitespace: {}", url.split_whitespace().collect::<String>()))
+        Finding::new(FindingCode::UrlWhitespace, Severity::Warning, title, detail)
+            .fix(Text::msg(K::WhitespaceFix).with("url", url.split_whitespace().collect::<String>()))
             .evidence(json!({"inside": inside})),
     )
 }
 
-fn slash_warning(path: &str, what: &str, why: &str) -> Finding {
-    Finding::new(
-        FindingCode::TrailingSlash,
-        Severity::Warning,
-        format!("The URL path {what}"),
-        format!("The path {path} {what}. {why}"),
-    )
-    .fix("Write the path exactly as documented (…/v1/chat/completions, no trailing slash, no //).")
-    .evidence(json!({"path": path}))
+/// `trailing_slash`: the path ends with a slash or has an empty segment (`title` and `detail` say which).
+fn slash_warning(path: &str, title: K, detail: K) -> Finding {
+    Finding::new(FindingCode::TrailingSlash, Severity::Warning, Text::msg(title), Text::msg(detail).with("path", path))
+        .fix(Text::msg(K::SlashFix))
+        .evidence(json!({"path": path}))
 }
 
 /// `mixed_content`: an `http:` URL from an `https:` page (loopback is exempt: browsers treat
@@ -274,18 +260,10 @@ fn mixed_content(parts: &UrlParts, page_protocol: Option<&str>) -> Option<Findin
         Finding::new(
             FindingCode::MixedContent,
             Severity::Error,
-            "An http: URL from an https: page",
-            format!(
-                "This page was loaded over https:, and browsers block requests from it to plain http: URLs \
-                 ({}) as mixed content, before anything is sent.",
-                parts.origin
-            ),
+            Text::msg(K::MixedTitle),
+            Text::msg(K::MixedDetail).with("origin", parts.origin),
         )
-        .fix(format!(
-            "Serve the endpoint over https: (https://{}…), or open this page over http: (e.g. run it locally) \
-             to test a plain-http endpoint.",
-            parts.host
-        ))
+        .fix(Text::msg(K::MixedFix).with("host", parts.host))
         .evidence(json!({"page_protocol": page_protocol, "url_scheme": parts.scheme, "host": parts.host})),
     )
 }
@@ -293,7 +271,28 @@ fn mixed_content(parts: &UrlParts, page_protocol: Option<&str>) -> Option<Findin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::testkit::said_in_both;
+    use crate::i18n::Lang;
     use crate::trace::{ModelsProbe, Probes, RequestSummary};
+
+    // The module's functions as the tests call them: each finding checked to be said from the catalogue in
+    // every word, and in Chinese too (`said_in_both`).
+
+    fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
+        super::url_findings(url, page_protocol).into_iter().map(said_in_both).collect()
+    }
+
+    fn preset_base_findings(base: &str) -> Vec<Finding> {
+        super::preset_base_findings(base).into_iter().map(said_in_both).collect()
+    }
+
+    fn request_url_findings(trace: &Trace) -> Vec<Finding> {
+        super::request_url_findings(trace).into_iter().map(said_in_both).collect()
+    }
+
+    fn missing_v1(trace: &Trace) -> Option<Finding> {
+        super::missing_v1(trace).map(said_in_both)
+    }
 
     fn codes(f: &[Finding]) -> Vec<FindingCode> {
         f.iter().map(|f| f.code.clone()).collect()
@@ -375,6 +374,29 @@ mod tests {
         for loopback in ["http://localhost:8000/x", "http://127.0.0.1:8000/x", "http://[::1]:8000/x", "http://user@localhost/x"] {
             assert!(url_findings(loopback, Some("https:")).is_empty(), "{loopback}");
         }
+    }
+
+    /// The URL, the path and the suggested URL go into every language as they are.
+    #[test]
+    fn the_urls_stay_verbatim_in_chinese() {
+        let zh = |f: &Finding| f.localize(Lang::ZhCn);
+        let f = zh(&url_findings("https://api.example.com/v1/v1/chat/completions?x=1", None)[0]);
+        assert_eq!(f.title, "URL 中出现了 /v1/v1");
+        assert!(f.fix.unwrap().starts_with("去掉一个 /v1：https://api.example.com/v1/chat/completions?x=1。"));
+        let f = zh(&url_findings(" https://h/v1/chat/completions\n", None)[0]);
+        assert_eq!(f.title, "请求 URL 中有空白字符");
+        assert_eq!(f.fix.unwrap(), "去掉空白字符：https://h/v1/chat/completions");
+        assert_eq!(zh(&preset_base_findings(" https://h/v1")[0]).title, "预设的 Base URL 中有空白字符");
+        let f = zh(&preset_base_findings("https://h/v1/chat/completions")[0]);
+        assert_eq!(f.detail, "预设发送的是 POST {base}/chat/completions，这个 Base URL 会拼成 …/chat/completions/chat/completions，服务端不认识这个路径（404）。");
+        let f = zh(&url_findings("https://h/v1//chat/completions", None)[0]);
+        assert!(f.detail.starts_with("路径 /v1//chat/completions 中有空段（//）。"), "{}", f.detail);
+        let f = zh(&url_findings("http://gpu-box.lan:8000/v1/chat/completions", Some("https:"))[0]);
+        assert!(f.detail.contains("（http://gpu-box.lan:8000）") && f.fix.unwrap().contains("https://gpu-box.lan…"));
+        let t = trace_404(vec![probe("http://lab:1/models", None, &[]), probe("http://lab:1/v1/models", Some(200), &[])]);
+        let f = missing_v1(&t).unwrap();
+        assert!(f.detail.contains("did not answer (no response) but http://lab:1/v1/models did (HTTP 200)"), "{}", f.detail);
+        assert!(zh(&f).detail.contains("http://lab:1/models 没有正常应答（没有响应），但 http://lab:1/v1/models 正常应答了（HTTP 200）"));
     }
 
     #[test]

@@ -2,6 +2,10 @@
 
 mod rules;
 mod ui;
+mod triage_http;
+mod triage_url;
+mod triage_net;
+mod prefix;
 
 use super::Key;
 
@@ -10,5 +14,9 @@ pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
         Key::Ui(k) => ui::template(k),
+        Key::TriageHttp(k) => triage_http::template(k),
+        Key::TriageUrl(k) => triage_url::template(k),
+        Key::TriageNet(k) => triage_net::template(k),
+        Key::Prefix(k) => prefix::template(k),
     }
 }

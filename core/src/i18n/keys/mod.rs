@@ -54,13 +54,29 @@ macro_rules! keys {
 
 pub mod rules;
 pub mod ui;
+pub mod triage_http;
+pub mod triage_url;
+pub mod triage_net;
+pub mod prefix;
 
 pub use rules::RulesKey;
 pub use ui::UiKey;
+pub use triage_http::TriageHttpKey;
+pub use triage_url::TriageUrlKey;
+pub use triage_net::TriageNetKey;
+pub use prefix::PrefixKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
     Rules(RulesKey),
     /// The page's own words (`src/ui`).
     Ui(UiKey),
+    /// The HTTP error triage (`findings::triage::http`).
+    TriageHttp(TriageHttpKey),
+    /// The URL triage (`findings::triage::url`).
+    TriageUrl(TriageUrlKey),
+    /// The network triage (`findings::triage::net`).
+    TriageNet(TriageNetKey),
+    /// The prefix check's cache-breaker warnings (`prefix::warnings`).
+    Prefix(PrefixKey),
 }
