@@ -1,8 +1,9 @@
 //! Test helpers for calling one findings rule alone: small hand-built traces and the [`RunFacts`] the
 //! rules see, worked out the way a report works them out (analyzer, metrics, delivery, verdict).
 
-use super::RunFacts;
+use super::{Finding, RunFacts};
 use crate::analysis::{analyze, Analysis};
+use crate::i18n::Lang;
 use crate::measure::{DeliveryStats, Metrics};
 use crate::trace::{Trace, TraceEnd};
 use crate::verdict::{classify_with, Verdict};
@@ -68,4 +69,19 @@ pub fn healthy() -> Trace {
     let mut reads: Vec<(f64, String)> = (0..10).map(|i| (100.0 + 20.0 * i as f64, content("t"))).collect();
     reads.push((300.0, done()));
     sse(reads)
+}
+
+/// Asserts every word of `f` comes from the catalogue and is said in Chinese too: another title, detail
+/// and fix, the same code, severity and evidence.
+pub fn assert_worded(f: &Finding) {
+    assert!(f.is_worded(), "{:?} has words outside the catalogue: {} / {}", f.code, f.title, f.detail);
+    let zh = f.localize(Lang::ZhCn);
+    assert_ne!(f.title, zh.title, "{:?}: title not said in Chinese", f.code);
+    assert_ne!(f.detail, zh.detail, "{:?}: detail not said in Chinese", f.code);
+    assert_eq!(f.fix.is_some(), zh.fix.is_some(), "{:?}: a fix in one language only", f.code);
+    if f.fix.is_some() {
+        assert_ne!(f.fix, zh.fix, "{:?}: fix not said in Chinese", f.code);
+    }
+    assert_eq!((&zh.code, zh.severity, &zh.evidence), (&f.code, f.severity, &f.evidence));
+    assert_eq!(f.localize(Lang::En), *f, "{:?}: said again in English, it reads otherwise", f.code);
 }

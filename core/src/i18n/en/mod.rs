@@ -1,6 +1,8 @@
 //! The English catalogue: one exhaustive `match` per key group.
 
 mod rules;
+mod path;
+mod campaign;
 
 use super::Key;
 
@@ -8,5 +10,7 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::Path(k) => path::template(k),
+        Key::Campaign(k) => campaign::template(k),
     }
 }

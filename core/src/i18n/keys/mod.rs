@@ -53,10 +53,18 @@ macro_rules! keys {
 }
 
 pub mod rules;
+pub mod path;
+pub mod campaign;
 
 pub use rules::RulesKey;
+pub use path::PathKey;
+pub use campaign::CampaignKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
     Rules(RulesKey),
+    /// The path findings and `collected` (`findings::path`, `findings`).
+    Path(PathKey),
+    /// The findings about several runs together (`findings::campaign`).
+    Campaign(CampaignKey),
 }

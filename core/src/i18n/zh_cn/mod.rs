@@ -3,6 +3,8 @@
 //! Figures and units stay as core formats them (`12.3 ms`, `4.0 KiB`), the same in both languages.
 
 mod rules;
+mod path;
+mod campaign;
 
 use super::Key;
 
@@ -10,5 +12,7 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::Path(k) => path::template(k),
+        Key::Campaign(k) => campaign::template(k),
     }
 }
