@@ -27,10 +27,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::analysis::Analysis;
-use crate::i18n::keys::RulesKey;
+use crate::i18n::keys::{PathKey, RulesKey};
 use crate::i18n::{Lang, Text};
 use crate::measure::{DeliveryStats, Metrics};
-use crate::text::{ms, ms_or, plural};
+use crate::text::ms;
 use crate::trace::{Trace, TraceEnd};
 use crate::verdict::Verdict;
 
@@ -361,42 +361,35 @@ fn collected(run: &RunFacts, path: &[Finding]) -> Option<Finding> {
         .zip(metrics.ttft_ms)
         .map_or(0.0, |(l, f)| l - f);
     let causes = path::collected_causes(path);
-    let pointers: Vec<&str> = causes
+    let pointers: Vec<Text> = causes
         .iter()
-        .map(|c| match c {
-            FindingCode::ContentLength => "the response had a Content-Length (content_length)",
-            FindingCode::Compressed => "the response was compressed (compressed)",
-            FindingCode::CachedReplay => "it came from a cache (cached_replay)",
-            _ => "the headers were held with the body (headers_held)",
+        .map(|c| {
+            Text::msg(match c {
+                FindingCode::ContentLength => PathKey::CollectedSeeContentLength,
+                FindingCode::Compressed => PathKey::CollectedSeeCompressed,
+                FindingCode::CachedReplay => PathKey::CollectedSeeCached,
+                _ => PathKey::CollectedSeeHeadersHeld,
+            })
         })
         .collect();
     let evidence_words = if pointers.is_empty() {
-        String::new()
+        Text::empty()
     } else {
-        format!(" Evidence here: {}.", pointers.join("; "))
+        Text::msg(PathKey::CollectedEvidence).with("causes", Text::join(pointers, Text::msg(PathKey::ListSep)))
     };
     let f = Finding::new(
         FindingCode::Collected,
         Severity::Warning,
-        "The whole answer arrived at once at the end",
-        format!(
-            "All {} content events arrived within {} at the very end: the first at {} of {} total, in {}. \
-             The user saw nothing until then. Likely causes: a backend that collects the model's answer before \
-             returning it, a proxy buffering the whole response, a compression layer buffering it, or a cache \
-             replaying a stored answer.{evidence_words}",
-            metrics.content_events,
-            ms(span),
-            ms_or(metrics.ttft_ms, "n/a"),
-            ms_or(metrics.total_ms, "n/a"),
-            plural(metrics.content_reads, "read", "reads"),
-        ),
+        Text::msg(PathKey::CollectedTitle),
+        Text::msg(PathKey::CollectedDetail)
+            .count("events", metrics.content_events)
+            .with("span", ms(span))
+            .with("first", path::ms_or_na(metrics.ttft_ms))
+            .with("total", path::ms_or_na(metrics.total_ms))
+            .count("reads", metrics.content_reads)
+            .with("evidence", evidence_words),
     )
-    .fix(
-        "Return a real streaming response: do not collect or join the model's stream (list(stream), \
-         ''.join(...)) before returning; send Content-Type: text/event-stream and X-Accel-Buffering: no; \
-         turn off proxy buffering (nginx: proxy_buffering off; proxy_cache off;) and buffering compression \
-         on every layer (CDN, gateway). Check with curl -N: tokens should drip, not arrive in one lump.",
-    )
+    .fix(Text::msg(PathKey::CollectedFix))
     .evidence(json!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
         "total_ms": metrics.total_ms, "content_reads": metrics.content_reads, "see": causes}));
     Some(f)
@@ -848,13 +841,14 @@ mod tests {
     /// the path findings it is given, in their order.
     #[test]
     fn collected_alone_points_to_the_path_findings_it_is_given() {
-        use crate::findings::testkit::{healthy, sse as sse_trace, Facts};
+        use crate::findings::testkit::{assert_worded, healthy, sse as sse_trace, Facts};
         let all: String = (0..30).map(|_| content("t")).collect::<String>() + &done();
         let mut t = sse_trace(vec![(3000.0, all)]);
         t.headers.push(("content-length".into(), "5120".into()));
         let facts = Facts::of(t);
         let run = facts.run();
         let f = collected(&run, &[]).expect("collected");
+        assert_worded(&f);
         assert_eq!((f.code, f.severity), (FindingCode::Collected, Severity::Warning));
         assert_eq!((f.evidence["content_events"].as_u64(), f.evidence["content_reads"].as_u64()), (Some(30), Some(1)));
         assert_eq!((f.evidence["span_ms"].as_f64(), f.evidence["ttft_ms"].as_f64()), (Some(0.0), Some(3000.0)));
@@ -862,7 +856,11 @@ mod tests {
         let path = path::path_findings(&run);
         let f = collected(&run, &path).expect("collected");
         assert_eq!(f.evidence["see"], json!(["content_length"]), "headers came at 40 ms, not held");
-        assert!(f.detail.contains("(content_length)"), "{}", f.detail);
+        assert!(f.detail.ends_with(" Evidence here: the response had a Content-Length (content_length)."), "{}", f.detail);
+        assert_worded(&f);
+        let zh = f.localize(Lang::ZhCn).detail;
+        assert!(zh.starts_with("全部 30 个内容事件都在最后的 0.0 ms 之内到达：第一个在 3.00 s"), "{zh}");
+        assert!(zh.ends_with("本次运行中的证据：响应带有 Content-Length（content_length）。"), "{zh}");
         assert_eq!(collected(&Facts::of(healthy()).run(), &[]), None);
     }
 

@@ -24,7 +24,9 @@ use serde_json::json;
 
 use super::rules::Rule;
 use super::{Finding, FindingCode, RunFacts, Severity};
-use crate::text::{ms as fmt_ms, plural};
+use crate::i18n::keys::PathKey as K;
+use crate::i18n::{Lang, Text};
+use crate::text::ms as fmt_ms;
 use crate::verdict::{buffered_signals, BufferedSignal, Verdict};
 use crate::wire::Framing;
 
@@ -54,19 +56,10 @@ fn held(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Buffered | Verdict::Collected)
 }
 
-/// What to do about content released in bursts.
-const BURSTS_FIX: &str = "Turn off response buffering on every layer between the model server and the browser: in \
-    nginx `proxy_buffering off;` in the streaming location (or have the upstream send `X-Accel-Buffering: no`), no \
-    gzip on text/event-stream, and check every CDN, gateway and load balancer the same way, one by one (curl -N \
-    through each). With no proxy in the path, the server itself writes in batches (flush after every event) or a \
-    lossy network is retransmitting.";
-
-/// What to do about content released on a timer: find the layer with a flush interval.
-const BURSTS_FIX_TIMER: &str = "Find the layer that forwards the stream on a timer and make it forward each chunk as \
-    it comes: a flush interval of zero or \"immediate\" (Traefik responseForwarding.flushInterval, Caddy \
-    flush_interval -1, Go's httputil.ReverseProxy FlushInterval -1, an edge function or CDN worker that reads \
-    the upstream on an interval). Test each layer with curl -N: the first one whose output comes on the clock is \
-    it. With no relay in the path, the server itself writes in batches on a timer (flush after every event).";
+/// A time for a sentence, or the catalogue's word for a missing figure.
+pub(super) fn ms_or_na(value: Option<f64>) -> Text {
+    value.map_or_else(|| Text::msg(K::NotAvailable), |t| fmt_ms(t).into())
+}
 
 /// The `bursts` finding, when the verdict is buffered.
 pub fn bursts(run: &RunFacts) -> Option<Finding> {
@@ -79,62 +72,47 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
     let share = delivery.burst_event_share.unwrap_or(0.0);
     let cadence = &delivery.release_cadence;
     let timer = fired.contains(&BufferedSignal::ReleaseCadence);
-    let mut detail = String::new();
+    let mut detail = Text::empty();
     if timer {
-        detail += &format!(
-            "The content came in {} on a regular clock, one every {} ({:.0}% of the intervals within ±25%), \
-             {:.1} content events each on average: the reads kept the pace of something that flushes on a \
-             timer, several tokens at a time, not the pace of the model. ",
-            plural(cadence.releases, "delivery", "deliveries"),
-            cadence.period_p50_ms.map_or("n/a".into(), fmt_ms),
-            cadence.regular_share.unwrap_or(0.0) * 100.0,
-            cadence.events_per_release_mean.unwrap_or(0.0),
+        detail = detail.then(
+            Text::msg(K::BurstsTimer)
+                .count("releases", cadence.releases)
+                .with("period", ms_or_na(cadence.period_p50_ms))
+                .with("regular", format!("{:.0}", cadence.regular_share.unwrap_or(0.0) * 100.0))
+                .with("per_release", format!("{:.1}", cadence.events_per_release_mean.unwrap_or(0.0))),
         );
     }
     if delivery.burst_count > 0 {
-        detail += &format!(
-            "{} arrived in {} of {:.1} events on average",
-            plural(metrics.content_events, "content event", "content events"),
-            plural(delivery.burst_count, "burst", "bursts"),
-            delivery.events_per_burst_mean.unwrap_or(0.0),
-        );
-        if let Some(gap) = delivery.typical_gap_ms {
-            detail += &format!(", with typically {} of silence before each", fmt_ms(gap));
-        }
-        detail += &format!(
-            "; {:.0}% of the content came in bursts, up to {} in one read. ",
-            share * 100.0,
-            plural(delivery.content_events_per_read_max, "event", "events")
+        let gap = delivery
+            .typical_gap_ms
+            .map_or_else(Text::empty, |gap| Text::msg(K::BurstsGap).with("gap", fmt_ms(gap)));
+        detail = detail.then(
+            Text::msg(K::BurstsCount)
+                .count("events", metrics.content_events)
+                .count("bursts", delivery.burst_count)
+                .with("mean", format!("{:.1}", delivery.events_per_burst_mean.unwrap_or(0.0)))
+                .with("gap", gap)
+                .with("share", format!("{:.0}", share * 100.0))
+                .count("max", delivery.content_events_per_read_max),
         );
     }
     let sizes = &delivery.read_sizes;
     if let Some(size) = sizes.buffer_len_bytes {
-        detail += &format!(
-            "{} of {size} bytes, a buffer size. ",
-            plural(sizes.buffer_sized_reads, "read was", "reads were")
-        );
+        detail = detail
+            .then(Text::msg(K::BurstsBufferSized).count("n", sizes.buffer_sized_reads).with("size", size.to_string()));
     } else if let Some(size) = sizes.common_len_bytes {
-        detail += &format!(
-            "{} the same size ({size} bytes), cut inside events. ",
-            plural(sizes.common_reads, "read had", "reads had")
-        );
+        detail =
+            detail.then(Text::msg(K::BurstsCommonSize).count("n", sizes.common_reads).with("size", size.to_string()));
     }
     if let Some(h) = delivery.hold_ms {
-        detail += &format!(
-            "The server's timestamps show events held up to {} (median {}, p90 {}). ",
-            fmt_ms(h.max),
-            fmt_ms(h.p50),
-            fmt_ms(h.p90)
+        detail = detail.then(
+            Text::msg(K::BurstsHold).with("max", fmt_ms(h.max)).with("median", fmt_ms(h.p50)).with("high", fmt_ms(h.p90)),
         );
     }
-    detail += &format!(
-        "The first token came at {}. Something between the model and the browser held the stream and \
-         released it in lumps.",
-        metrics.ttft_ms.map_or("n/a".into(), fmt_ms)
-    );
+    detail = detail.then(Text::msg(K::BurstsEnd).with("ttft", ms_or_na(metrics.ttft_ms)));
     Some(
-        Finding::new(FindingCode::Bursts, Severity::Warning, "Content was held and released in bursts", detail)
-            .fix(if timer { BURSTS_FIX_TIMER } else { BURSTS_FIX })
+        Finding::new(FindingCode::Bursts, Severity::Warning, Text::msg(K::BurstsTitle), detail)
+            .fix(Text::msg(if timer { K::BurstsFixTimer } else { K::BurstsFix }))
             .evidence(json!({
                 "signals": signals,
                 "burst_count": delivery.burst_count,
@@ -168,48 +146,21 @@ pub fn headers_held(run: &RunFacts) -> Option<Finding> {
     }
     let evidence = json!({"headers_ms": headers, "ttfb_ms": ttfb, "ttft_ms": metrics.ttft_ms,
         "verdict": verdict});
-    let f = if held(verdict) {
-        Finding::new(
-            FindingCode::HeadersHeld,
-            Severity::Warning,
-            "The response start was held too",
-            format!(
-                "The response headers arrived at {}, together with the first body byte ({}): something held the \
-                 whole response, headers included, until the body was ready: a backend that answers only when \
-                 the answer is complete, or a proxy or CDN that buffers the complete response.",
-                fmt_ms(headers),
-                fmt_ms(ttfb)
-            ),
-        )
-        .fix(
-            "Send the response headers as soon as the request is accepted, then each event as it is produced; \
-             behind a proxy, turn off its response buffering (nginx: proxy_buffering off;).",
-        )
+    let (severity, title, detail, fix) = if held(verdict) {
+        (Severity::Warning, K::HeldTitle, K::HeldDetail, K::HeldFix)
     } else {
+        (Severity::Info, K::HeadersLateTitle, K::HeadersLateDetail, K::HeadersLateFix)
+    };
+    Some(
         Finding::new(
             FindingCode::HeadersHeld,
-            Severity::Info,
-            "Headers came only with the first body byte",
-            format!(
-                "The response headers arrived only at {}, together with the first body byte ({}): something held \
-                 the start of the response until the body began (response compression that waits for a first \
-                 block, a reverse proxy, relay or CDN that buffers the response start), or the server itself \
-                 sends its headers only with its first event. Until the headers come, a client cannot tell a \
-                 slow model from a dead server, and header time-outs (SDK and fetch-wrapper time-outs, \
-                 load-balancer first-byte limits) run out first on long prompts.",
-                fmt_ms(headers),
-                fmt_ms(ttfb)
-            ),
+            severity,
+            Text::msg(title),
+            Text::msg(detail).with("headers", fmt_ms(headers)).with("ttfb", fmt_ms(ttfb)),
         )
-        .fix(
-            "Compare with the server directly (curl -N -w '%{time_starttransfer}'): if it answers at once, look \
-             on the way for compression on text/event-stream (nginx: leave text/event-stream out of gzip_types) \
-             and for a proxy that buffers the response start, and turn them off for the stream. If the server \
-             itself waits, have it send the headers as soon as it accepts the request, with a role chunk or an \
-             SSE comment (`: ok`) flushed at once.",
-        )
-    };
-    Some(f.evidence(evidence))
+        .fix(Text::msg(fix))
+        .evidence(evidence),
+    )
 }
 
 /// The `content_length` finding: an event stream with a `Content-Length`.
@@ -220,39 +171,20 @@ pub fn content_length(run: &RunFacts) -> Option<Finding> {
         .filter(|f| matches!(f, Framing::Sse | Framing::Ndjson))?;
     let value = trace.header("content-length")?;
     let length: Option<u64> = value.trim().parse().ok();
-    let words = if framing == Framing::Sse {
-        "event stream (SSE)"
+    let what = Text::msg(if framing == Framing::Sse { K::ClSse } else { K::ClNdjson });
+    let (severity, title, detail) = if held(verdict) {
+        (Severity::Warning, K::ClHeldTitle, K::ClHeldDetail)
     } else {
-        "JSON-lines stream"
-    };
-    let f = if held(verdict) {
-        Finding::new(
-            FindingCode::ContentLength,
-            Severity::Warning,
-            "The stream had a Content-Length: it was collected",
-            format!(
-                "The {words} came with Content-Length: {value}: the server (or a proxy) knew the whole size \
-                 before sending the first byte, so the answer was complete before it was sent."
-            ),
-        )
-    } else {
-        Finding::new(
-            FindingCode::ContentLength,
-            Severity::Info,
-            "The stream had a Content-Length",
-            format!(
-                "The {words} came with Content-Length: {value}: the whole answer existed before it was sent, \
-                 even though it arrived gradually (a replay or a paced body, not live generation)."
-            ),
-        )
+        (Severity::Info, K::ClTitle, K::ClDetail)
     };
     Some(
-        f.fix(
-            "Return a real streaming response, not a collected body: HTTP/1.1 chunked (or HTTP/2 data frames) \
-             with no Content-Length, writing each event as the model produces it (e.g. a StreamingResponse over \
-             the model's stream, not a Response built from the joined answer). If the backend streams, find the \
-             proxy that buffers the whole response and re-sends it with a length.",
+        Finding::new(
+            FindingCode::ContentLength,
+            severity,
+            Text::msg(title),
+            Text::msg(detail).with("what", what).with("value", value),
         )
+        .fix(Text::msg(K::ClFix))
         .evidence(json!({"content_length": length, "header": value, "framing": framing, "verdict": verdict})),
     )
 }
@@ -271,66 +203,64 @@ pub fn compressed(run: &RunFacts) -> Option<Finding> {
     if encoding.is_none() && !smaller {
         return None;
     }
+    let sizes = |key: K, (en, de): (u64, u64)| Text::msg(key).with("encoded", en.to_string()).with("decoded", de.to_string());
     let how = match (encoding, encoded.zip(decoded).filter(|_| smaller)) {
-        (Some(e), Some((en, de))) => {
-            format!("Content-Encoding: {e}; {en} bytes on the wire for {de} decoded")
-        }
-        (Some(e), None) => format!("Content-Encoding: {e}"),
-        (None, Some((en, de))) => format!("{en} bytes on the wire for {de} decoded"),
-        (None, None) => String::new(),
+        (Some(e), Some(wire)) => sizes(K::CompressedHowBoth, wire).with("encoding", e),
+        (Some(e), None) => Text::msg(K::CompressedHowHeader).with("encoding", e),
+        (None, Some(wire)) => sizes(K::CompressedHowSizes, wire),
+        (None, None) => Text::empty(),
     };
     let evidence = json!({"content_encoding": encoding, "encoded_body_bytes": encoded,
         "decoded_body_bytes": decoded, "verdict": verdict});
     let f = if held(verdict) {
+        let was = Text::msg(if verdict == Verdict::Buffered { K::CompressedWasBuffered } else { K::CompressedWasCollected });
         Finding::new(
             FindingCode::Compressed,
             Severity::Warning,
-            "The stream was compressed, which likely held it",
-            format!(
-                "The response was compressed ({how}). Compressors (gzip, brotli) collect output until their \
-                 buffer fills unless every event is flushed, so compression is a likely reason the stream was {}.",
-                verdict.as_str()
-            ),
+            Text::msg(K::CompressedHeldTitle),
+            Text::msg(K::CompressedHeldDetail).with("how", how).with("held", was),
         )
-        .fix(
-            "No gzip on text/event-stream: in nginx, leave text/event-stream out of gzip_types, or `gzip off;` in \
-             the streaming location; turn compression off for the stream on every CDN or gateway too.",
-        )
+        .fix(Text::msg(K::CompressedHeldFix))
     } else {
         Finding::new(
             FindingCode::Compressed,
             Severity::Info,
-            "The stream was compressed",
-            format!("The response was compressed ({how}) and still streamed: the compressor flushes every event."),
+            Text::msg(K::CompressedTitle),
+            Text::msg(K::CompressedDetail).with("how", how),
         )
     };
     Some(f.evidence(evidence))
 }
 
+/// A response header as a sign of a cache: `x-cache: HIT`.
+fn header_sign(name: &str, value: impl Into<Text>) -> Text {
+    Text::msg(K::HeaderSign).with("name", name).with("value", value)
+}
+
 /// The `cached_replay` finding: cache headers, or chunks created long before the run.
 pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
     let RunFacts { trace, analysis, .. } = *run;
-    let mut signs: Vec<String> = Vec::new();
+    let mut signs: Vec<Text> = Vec::new();
     if let Some(age) = trace
         .header("age")
         .and_then(|a| a.trim().parse::<f64>().ok())
         .filter(|&a| a > 0.0)
     {
-        signs.push(format!("Age: {age}"));
+        signs.push(header_sign("Age", age.to_string()));
     }
     for name in ["x-cache", "x-cache-status"] {
         if let Some(v) = trace
             .header(name)
             .filter(|v| v.to_ascii_uppercase().contains("HIT"))
         {
-            signs.push(format!("{name}: {v}"));
+            signs.push(header_sign(name, v));
         }
     }
     if let Some(v) = trace
         .header("cf-cache-status")
         .filter(|v| v.trim().eq_ignore_ascii_case("HIT"))
     {
-        signs.push(format!("cf-cache-status: {v}"));
+        signs.push(header_sign("cf-cache-status", v));
     }
     if let Some(v) = trace.header("x-varnish") {
         let ids = v
@@ -338,7 +268,7 @@ pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
             .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
             .count();
         if ids >= 2 {
-            signs.push(format!("x-varnish: {v}"));
+            signs.push(header_sign("x-varnish", v));
         }
     }
     let created_age_s = analysis
@@ -346,30 +276,22 @@ pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
         .zip(trace.started_unix_ms)
         .map(|(created, started)| started / 1000.0 - created);
     if let Some(age) = created_age_s.filter(|&a| a > REPLAY_AGE_S) {
-        signs.push(format!(
-            "the chunks were created {} before the run",
-            fmt_ms(age * 1000.0)
-        ));
+        signs.push(Text::msg(K::CreatedBefore).with("age", fmt_ms(age * 1000.0)));
     }
     if signs.is_empty() {
         return None;
     }
+    // The evidence lists the signs as the English sentence says them (the contract's words).
+    let sign_words: Vec<String> = signs.iter().map(|s| s.render(Lang::En)).collect();
     Some(
         Finding::new(
             FindingCode::CachedReplay,
             Severity::Warning,
-            "The answer came from a cache",
-            format!(
-                "The response was served from a cache ({}): a stored answer was replayed, so these timings \
-                 measure the cache, not the model.",
-                signs.join("; ")
-            ),
+            Text::msg(K::CachedTitle),
+            Text::msg(K::CachedDetail).with("signs", Text::join(signs, Text::msg(K::ListSep))),
         )
-        .fix(
-            "Bypass the cache for the stream: send Cache-Control: no-store on streaming responses; in nginx \
-             `proxy_cache off;` for the API location; on a CDN, a cache bypass rule for the API path.",
-        )
-        .evidence(json!({"signs": signs, "age": trace.header("age"), "x_cache": trace.header("x-cache"),
+        .fix(Text::msg(K::CachedFix))
+        .evidence(json!({"signs": sign_words, "age": trace.header("age"), "x_cache": trace.header("x-cache"),
             "cf_cache_status": trace.header("cf-cache-status"), "x_varnish": trace.header("x-varnish"),
             "created_unix_s": analysis.created_unix_s, "started_unix_ms": trace.started_unix_ms,
             "created_age_s": created_age_s})),
@@ -395,34 +317,25 @@ pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
             .and_then(|u| u.reasoning_tokens)
             .is_some_and(|n| n > 0);
     let (severity, note) = if hidden_reasoning {
-        (
-            Severity::Info,
-            " The model reasoned without streaming its reasoning, which explains part of the wait.",
-        )
+        (Severity::Info, Text::msg(K::SlowHiddenReasoning))
     } else {
-        (Severity::Warning, "")
+        (Severity::Warning, Text::empty())
     };
+    let what = Text::msg(if first < ttft { K::SlowFirstReasoning } else { K::SlowFirstToken });
     Some(
         Finding::new(
             FindingCode::SlowFirstToken,
             severity,
-            "Slow first token, then a normal stream",
-            format!(
-                "The first {} came at {} (headers at {}, first byte at {}), then tokens flowed every {} on \
-                 average: the wait was before generation started (prompt processing, queueing behind other \
-                 requests, or a cold start), not on the path, which delivered the rest as it came.{note}",
-                if first < ttft { "reasoning token" } else { "token" },
-                fmt_ms(first),
-                trace.headers_ms.map_or("n/a".into(), fmt_ms),
-                metrics.ttfb_ms.map_or("n/a".into(), fmt_ms),
-                fmt_ms(itl_mean),
-            ),
+            Text::msg(K::SlowTitle),
+            Text::msg(K::SlowDetail)
+                .with("what", what)
+                .with("first", fmt_ms(first))
+                .with("headers", ms_or_na(trace.headers_ms))
+                .with("ttfb", ms_or_na(metrics.ttfb_ms))
+                .with("itl", fmt_ms(itl_mean))
+                .with("note", note),
         )
-        .fix(
-            "Look at the model server, not the network: its queue and batch limits (vLLM: max_num_seqs, time in \
-             queue), the prompt length (prefill), and cold starts (keep a replica warm, preload the model). Run \
-             again right away: a cold start is fast the second time.",
-        )
+        .fix(Text::msg(K::SlowFix))
         .evidence(json!({"first_output_ms": first, "ttft_ms": ttft, "headers_ms": trace.headers_ms,
             "ttfb_ms": metrics.ttfb_ms, "itl_mean_ms": itl_mean, "hidden_reasoning": hidden_reasoning})),
     )
@@ -534,9 +447,8 @@ mod tests {
         assert_eq!(report(&buffered()).verdict, Verdict::Buffered);
     }
 
-    #[test]
-    fn bursts_finding_for_a_timer_relay_names_the_clock_and_the_flush_interval() {
-        // 80 ms tokens from 300 ms, forwarded at every multiple of 250 ms: 3 or 4 per read.
+    /// 80 ms tokens from 300 ms, forwarded at every multiple of 250 ms: 3 or 4 per read.
+    fn timer_relay() -> Trace {
         let mut reads = Vec::new();
         for k in 2..15 {
             let at = 250.0 * k as f64;
@@ -550,7 +462,12 @@ mod tests {
             }
         }
         reads.push((3501.0, done()));
-        let t = sse(10.0, reads);
+        sse(10.0, reads)
+    }
+
+    #[test]
+    fn bursts_finding_for_a_timer_relay_names_the_clock_and_the_flush_interval() {
+        let t = timer_relay();
         assert_eq!(report(&t).verdict, Verdict::Buffered);
         let f = find(&t, FindingCode::Bursts).expect("bursts");
         assert_eq!(f.evidence["signals"], json!(["release_cadence"]));
@@ -872,6 +789,14 @@ mod tests {
         rule(&crate::findings::testkit::Facts::of(t).run())
     }
 
+    /// Calls one path rule alone on `t` and expects a finding, every word of it from the catalogue and
+    /// said in Chinese too.
+    fn fires(rule: Rule, t: Trace) -> Finding {
+        let f = alone(rule, t).expect("the rule should fire");
+        crate::findings::testkit::assert_worded(&f);
+        f
+    }
+
     #[test]
     fn every_path_rule_is_silent_on_a_healthy_stream() {
         for (i, rule) in PATH_RULES.iter().enumerate() {
@@ -882,7 +807,7 @@ mod tests {
 
     #[test]
     fn bursts_alone_explains_a_buffered_verdict() {
-        let f = alone(bursts, buffered()).expect("bursts");
+        let f = fires(bursts, buffered());
         assert_eq!((f.code, f.severity), (FindingCode::Bursts, Severity::Warning));
         assert_eq!(f.evidence["burst_count"], 6);
         assert_eq!(f.evidence["content_events_per_read_max"], 20);
@@ -892,7 +817,7 @@ mod tests {
 
     #[test]
     fn headers_held_alone_needs_held_content_or_late_headers() {
-        let f = alone(headers_held, collected()).expect("headers_held");
+        let f = fires(headers_held, collected());
         assert_eq!((f.code, f.severity), (FindingCode::HeadersHeld, Severity::Warning));
         assert_eq!(f.evidence["verdict"], "collected");
         assert_eq!((f.evidence["headers_ms"].as_f64(), f.evidence["ttfb_ms"].as_f64()), (Some(2499.5), Some(2500.0)));
@@ -904,23 +829,23 @@ mod tests {
 
     #[test]
     fn content_length_alone_on_an_event_stream() {
-        let f = alone(content_length, with_header(collected(), "content-length", "5120")).expect("content_length");
+        let f = fires(content_length, with_header(collected(), "content-length", "5120"));
         assert_eq!((f.code, f.severity), (FindingCode::ContentLength, Severity::Warning));
         assert_eq!((f.evidence["content_length"].as_u64(), f.evidence["header"].as_str()), (Some(5120), Some("5120")));
         assert_eq!(f.evidence["framing"], "sse");
-        let f = alone(content_length, with_header(streamed(), "content-length", "abc")).expect("content_length");
+        let f = fires(content_length, with_header(streamed(), "content-length", "abc"));
         assert_eq!((f.severity, f.evidence["content_length"].is_null()), (Severity::Info, true));
     }
 
     #[test]
     fn compressed_alone_by_header_or_by_resource_timing() {
-        let f = alone(compressed, with_header(buffered(), "content-encoding", "gzip")).expect("compressed");
+        let f = fires(compressed, with_header(buffered(), "content-encoding", "gzip"));
         assert_eq!((f.code, f.severity), (FindingCode::Compressed, Severity::Warning));
         assert_eq!((f.evidence["content_encoding"].as_str(), f.evidence["verdict"].as_str()), (Some("gzip"), Some("buffered")));
         let mut t = streamed();
         t.connection =
             Some(ConnectionTiming { encoded_body_bytes: Some(100), decoded_body_bytes: Some(400), ..ConnectionTiming::default() });
-        let f = alone(compressed, t).expect("compressed");
+        let f = fires(compressed, t);
         assert_eq!(f.severity, Severity::Info);
         assert!(f.evidence["content_encoding"].is_null());
         assert_eq!(f.evidence["encoded_body_bytes"], 100);
@@ -930,7 +855,7 @@ mod tests {
     fn cached_replay_alone_lists_every_sign() {
         let mut t = with_header(with_header(streamed(), "age", "30"), "x-cache", "HIT");
         t.started_unix_ms = Some(1_700_000_000_000.0 + 3_600_000.0);
-        let f = alone(cached_replay, t).expect("cached_replay");
+        let f = fires(cached_replay, t);
         assert_eq!((f.code, f.severity), (FindingCode::CachedReplay, Severity::Warning));
         assert_eq!(f.evidence["signs"].as_array().map(Vec::len), Some(3), "{}", f.evidence);
         assert_eq!((f.evidence["age"].as_str(), f.evidence["created_age_s"].as_f64()), (Some("30"), Some(3600.0)));
@@ -940,11 +865,59 @@ mod tests {
     fn slow_first_token_alone_compares_the_wait_with_the_cadence() {
         let mut reads: Vec<(f64, String)> = (0..30).map(|i| (2000.0 + 20.0 * i as f64, content("t"))).collect();
         reads.push((2600.0, done()));
-        let f = alone(slow_first_token, sse(15.0, reads)).expect("slow_first_token");
+        let f = fires(slow_first_token, sse(15.0, reads));
         assert_eq!((f.code, f.severity), (FindingCode::SlowFirstToken, Severity::Warning));
         assert_eq!((f.evidence["first_output_ms"].as_f64(), f.evidence["itl_mean_ms"].as_f64()), (Some(2000.0), Some(20.0)));
         assert_eq!(f.evidence["hidden_reasoning"], false);
         assert_eq!(alone(slow_first_token, collected()), None, "only a streaming verdict");
+    }
+
+    /// Every variant of every path finding says its words from the catalogue, in Chinese too: figures and
+    /// header values read the same in both languages, and `cached_replay`'s evidence keeps its English
+    /// signs whatever the language.
+    #[test]
+    fn every_path_finding_variant_is_said_in_both_languages() {
+        let zh = |f: &Finding| f.localize(Lang::ZhCn);
+        let f = fires(bursts, timer_relay());
+        assert!(zh(&f).detail.starts_with("内容按固定节拍分 13 次送达，每 250 ms 一次"), "{}", zh(&f).detail);
+        assert!(zh(&f).fix.unwrap().contains("flushInterval"));
+        let f = fires(bursts, buffered());
+        assert!(zh(&f).detail.starts_with("120 个内容事件分 6 批到达，平均每批 20.0 个事件，每批之前通常静默 400 ms"));
+        let mut late = streamed();
+        late.headers_ms = Some(299.5);
+        let f = fires(headers_held, late);
+        assert_eq!(f.severity, Severity::Info);
+        assert!(zh(&f).fix.unwrap().contains("'%{time_starttransfer}'"), "doubled braces say one");
+
+        let mut t = with_header(with_header(collected(), "content-encoding", "gzip"), "x-cache", "HIT");
+        t.connection =
+            Some(ConnectionTiming { encoded_body_bytes: Some(900), decoded_body_bytes: Some(4000), ..ConnectionTiming::default() });
+        t.started_unix_ms = Some(1_700_000_000_000.0 + 3_600_000.0);
+        let f = fires(compressed, t.clone());
+        assert!(f.detail.contains("(Content-Encoding: gzip; 900 bytes on the wire for 4000 decoded)"), "{}", f.detail);
+        assert!(zh(&f).detail.contains("（Content-Encoding 为 gzip；网络上传输 900 字节，解码后 4000 字节）"));
+        assert!(zh(&f).detail.contains("被攒成一整块再发"), "{}", zh(&f).detail);
+        let f = fires(cached_replay, t);
+        let signs = json!(["x-cache: HIT", "the chunks were created 3600 s before the run"]);
+        assert_eq!((&f.evidence["signs"], &zh(&f).evidence["signs"]), (&signs, &signs));
+        assert!(zh(&f).detail.contains("（x-cache: HIT；分块的 created 时间比本次运行早 3600 s）"), "{}", zh(&f).detail);
+
+        let lines: Vec<(f64, String)> =
+            (0..20).map(|i| (300.0 + 20.0 * i as f64, format!("{{\"response\":\"t\",\"done\":{}}}\n", i == 19))).collect();
+        let ndjson = Trace::from_reads(200, "application/x-ndjson", 10.0, lines, TraceEnd::Complete { at_ms: 800.0 });
+        let f = fires(content_length, with_header(ndjson, "content-length", "999"));
+        assert!(f.detail.starts_with("The JSON-lines stream came with Content-Length: 999:"), "{}", f.detail);
+        assert!(zh(&f).detail.starts_with("JSON 行流带有 Content-Length: 999："), "{}", zh(&f).detail);
+
+        let mut reads: Vec<(f64, String)> = (0..30).map(|i| (3000.0 + 20.0 * i as f64, content("t"))).collect();
+        reads.push((3700.0, "data: {\"choices\":[],\"usage\":{\"completion_tokens\":400,\"completion_tokens_details\":{\"reasoning_tokens\":370}}}\n\n".into()));
+        let mut t = sse(15.0, reads);
+        t.headers_ms = None;
+        let f = fires(slow_first_token, t);
+        assert_eq!(f.severity, Severity::Info);
+        assert!(f.detail.contains("(headers at n/a, first byte at 3.00 s)"), "{}", f.detail);
+        assert!(zh(&f).detail.starts_with("第一个输出 token 在 3.00 s 才到达（响应头在 未知，首字节在 3.00 s）"), "{}", zh(&f).detail);
+        assert!(zh(&f).detail.ends_with("这解释了一部分等待。"), "{}", zh(&f).detail);
     }
 
     #[test]

@@ -85,5 +85,11 @@ pub fn said_in_both(f: Finding) -> Finding {
         (&zh.code, zh.severity, &zh.evidence, &zh.suggestion),
         (&f.code, f.severity, &f.evidence, &f.suggestion)
     );
+    assert_eq!(f.localize(Lang::En), f, "{:?}: said again in English, it reads otherwise", f.code);
     f
+}
+
+/// [`said_in_both`] for a finding held by reference.
+pub fn assert_worded(f: &Finding) {
+    said_in_both(f.clone());
 }

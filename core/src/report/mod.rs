@@ -364,6 +364,37 @@ mod tests {
         assert_eq!(t.started_unix_ms, None);
     }
 
+    /// Issue 14: every finding of a buffered, a collected and a compressed run (path findings, `collected`
+    /// and the stream findings beside them) says its words from the catalogue, in Chinese too, with the
+    /// same codes and evidence.
+    #[test]
+    fn every_finding_of_a_buffered_collected_or_compressed_run_is_worded() {
+        let end = "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+        let all: String = (0..30).map(|_| content("t")).collect::<String>() + end;
+        let mut collected =
+            Trace::from_reads(200, "text/event-stream", 2499.5, vec![(2500.0, all)], TraceEnd::Complete { at_ms: 2501.0 });
+        collected.headers.push(("content-length".into(), "5120".into()));
+        collected.headers.push(("age".into(), "30".into()));
+        let mut compressed = sample();
+        compressed.headers.push(("content-encoding".into(), "gzip".into()));
+        let mut compressed_buffered = buffered_sample();
+        compressed_buffered.headers.push(("content-encoding".into(), "br".into()));
+        let cases = [
+            ("buffered", buffered_sample(), Verdict::Buffered, FindingCode::Bursts),
+            ("collected", collected, Verdict::Collected, FindingCode::Collected),
+            ("compressed", compressed, Verdict::Streaming, FindingCode::Compressed),
+            ("compressed and buffered", compressed_buffered, Verdict::Buffered, FindingCode::Compressed),
+        ];
+        for (name, trace, verdict, code) in cases {
+            let report = Report::from_trace(&trace);
+            assert_eq!(report.verdict, verdict, "{name}");
+            assert!(report.has_finding(code.clone()), "{name}: no {code}");
+            for f in &report.findings {
+                crate::findings::testkit::assert_worded(f);
+            }
+        }
+    }
+
     /// Regression: a trace no browser records (NaN, infinite, negative and unordered times, reads of
     /// `usize::MAX` bytes, usage counts of `u64::MAX`) must still give a report, never a panic: such a
     /// trace can reach the core by an edited import or a broken clock.

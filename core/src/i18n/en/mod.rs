@@ -6,6 +6,8 @@ mod triage_http;
 mod triage_url;
 mod triage_net;
 mod prefix;
+mod path;
+mod campaign;
 
 use super::Key;
 
@@ -18,5 +20,7 @@ pub fn template(key: Key) -> &'static str {
         Key::TriageUrl(k) => triage_url::template(k),
         Key::TriageNet(k) => triage_net::template(k),
         Key::Prefix(k) => prefix::template(k),
+        Key::Path(k) => path::template(k),
+        Key::Campaign(k) => campaign::template(k),
     }
 }

@@ -58,6 +58,8 @@ pub mod triage_http;
 pub mod triage_url;
 pub mod triage_net;
 pub mod prefix;
+pub mod path;
+pub mod campaign;
 
 pub use rules::RulesKey;
 pub use ui::UiKey;
@@ -65,6 +67,8 @@ pub use triage_http::TriageHttpKey;
 pub use triage_url::TriageUrlKey;
 pub use triage_net::TriageNetKey;
 pub use prefix::PrefixKey;
+pub use path::PathKey;
+pub use campaign::CampaignKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
@@ -79,4 +83,8 @@ keys! {
     TriageNet(TriageNetKey),
     /// The prefix check's cache-breaker warnings (`prefix::warnings`).
     Prefix(PrefixKey),
+    /// The path findings and `collected` (`findings::path`, `findings`).
+    Path(PathKey),
+    /// The findings about several runs together (`findings::campaign`).
+    Campaign(CampaignKey),
 }
