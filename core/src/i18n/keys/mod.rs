@@ -53,10 +53,34 @@ macro_rules! keys {
 }
 
 pub mod rules;
+pub mod report;
+pub mod compare;
+pub mod hops;
+pub mod sweep;
+pub mod import;
+pub mod markdown;
 
 pub use rules::RulesKey;
+pub use report::ReportKey;
+pub use compare::CompareKey;
+pub use hops::HopsKey;
+pub use sweep::SweepKey;
+pub use import::ImportKey;
+pub use markdown::MarkdownKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
     Rules(RulesKey),
+    /// The words the report's files share: verdict names, the connection-cost note (`report`).
+    Report(ReportKey),
+    /// The A/B comparison's sentence (`report::compare`).
+    Compare(CompareKey),
+    /// The hop ladder's sentence (`report::hops`).
+    Hops(HopsKey),
+    /// The concurrency sweep's sentence (`report::sweep`).
+    Sweep(SweepKey),
+    /// What an import says is wrong with a file (`report::export`, `report::import_check`).
+    Import(ImportKey),
+    /// The Markdown summary's headings, table headers and labels (`report::markdown`).
+    Markdown(MarkdownKey),
 }

@@ -3,6 +3,12 @@
 //! Figures and units stay as core formats them (`12.3 ms`, `4.0 KiB`), the same in both languages.
 
 mod rules;
+mod report;
+mod compare;
+mod hops;
+mod sweep;
+mod import;
+mod markdown;
 
 use super::Key;
 
@@ -10,5 +16,11 @@ use super::Key;
 pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
+        Key::Report(k) => report::template(k),
+        Key::Compare(k) => compare::template(k),
+        Key::Hops(k) => hops::template(k),
+        Key::Sweep(k) => sweep::template(k),
+        Key::Import(k) => import::template(k),
+        Key::Markdown(k) => markdown::template(k),
     }
 }
