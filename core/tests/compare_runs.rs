@@ -4,6 +4,7 @@
 use streamscope_core::{FindingCode};
 use streamscope_core::report::compare::{schedule, sentence, Comparison, Deltas, Side, Subject};
 use streamscope_core::report::Report;
+use streamscope_core::i18n::Lang;
 use streamscope_core::report::runs::{RunsSummary, Spread};
 use streamscope_core::trace::{Trace, TraceEnd};
 use streamscope_core::verdict::Verdict;
@@ -159,6 +160,7 @@ fn export_round_trips_and_import_explains_bad_input() {
     let trace = Trace::from_reads(200, "text/event-stream", 4.0, vec![(5.0, "data: {}\n\n")], TraceEnd::Complete { at_ms: 6.0 });
     let export = Export {
         streamscope_export: EXPORT_VERSION,
+        lang: Lang::En,
         config: Some(PageConfig::reference("http://127.0.0.1:8787")),
         report: CampaignReport::Single(Box::new(report.clone())),
         runs: vec![ExportedRun { side: Side::A, group: 0, trace }],

@@ -24,6 +24,7 @@ use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
 use streamscope_core::report::compare::{Side, Subject};
 use streamscope_core::report::export::{Export, ExportedRun, EXPORT_VERSION};
 use streamscope_core::config::page_config::PageConfig;
+use streamscope_core::i18n::Lang;
 use streamscope_core::trace::{ConnectionTiming, ModelsProbe, Probes, RequestSummary, TimeoutKind};
 use streamscope_core::{Report, Trace, TraceEnd};
 
@@ -47,7 +48,7 @@ fn compute(input: &Value) -> Value {
         Some("campaign") => serde_json::to_value(campaign()).expect("campaign json"),
         Some("export") => {
             let config: Option<PageConfig> = serde_json::from_value(input["config"].clone()).expect("config");
-            let export = Export { streamscope_export: EXPORT_VERSION, config, report: campaign(), runs: runs() };
+            let export = Export { streamscope_export: EXPORT_VERSION, lang: Lang::En, config, report: campaign(), runs: runs() };
             serde_json::to_value(export).expect("export json")
         }
         other => panic!("unknown case kind {other:?}"),

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use streamscope_core::analysis::analyze;
+use streamscope_core::i18n::Lang;
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::report::compare::Side;
 use streamscope_core::report::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
@@ -67,6 +68,7 @@ fn export_text(reads: usize) -> String {
     let report = CampaignReport::Single(Box::new(Report::from_trace(&small)));
     let head = Export {
         streamscope_export: EXPORT_VERSION,
+        lang: Lang::En,
         config: None,
         report,
         runs: vec![ExportedRun {

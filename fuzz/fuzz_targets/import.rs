@@ -7,6 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
 use streamscope_core::report::export::{import, Export, Imported};
+use streamscope_core::i18n::Lang;
 use streamscope_core::report::markdown::campaign_markdown;
 use streamscope_core::Report;
 
@@ -15,11 +16,15 @@ fuzz_target!(|data: &[u8]| {
     match import(&text) {
         Err(message) => assert!(!message.is_empty()),
         Ok(Imported::ReportOnly(report)) => {
-            let _ = campaign_markdown(&report);
+            for lang in Lang::ALL {
+                let _ = campaign_markdown(&report, lang);
+            }
             let _ = report.to_json_pretty();
         }
         Ok(Imported::Export(export)) => {
-            let _ = campaign_markdown(&export.report);
+            for lang in Lang::ALL {
+                let _ = campaign_markdown(&export.report, lang);
+            }
             let compare = match &export.report {
                 CampaignReport::Compare(c) => Some(CompareSetup {
                     subject: c.subject,
@@ -34,7 +39,9 @@ fuzz_target!(|data: &[u8]| {
                 .map(|r| (r.side, Report::from_trace(&r.trace)))
                 .collect();
             let recomputed = CampaignReport::from_runs(runs, compare);
-            let _ = campaign_markdown(&recomputed);
+            for lang in Lang::ALL {
+                let _ = campaign_markdown(&recomputed, lang);
+            }
             let again = Export {
                 report: recomputed,
                 ..*export

@@ -14,6 +14,7 @@ use streamscope_core::analysis::analyze;
 use streamscope_core::measure::LiveFigures;
 use streamscope_core::report::campaign::{CampaignReport, CompareSetup};
 use streamscope_core::report::compare::{Side, Subject};
+use streamscope_core::i18n::Lang;
 use streamscope_core::report::markdown::campaign_markdown;
 use streamscope_core::report::runs::RunsSummary;
 use streamscope_core::Report;
@@ -57,7 +58,9 @@ fn check(data: &[u8]) {
             .unwrap_or_else(|e| panic!("the report does not read back ({e}): {json}"));
         assert_eq!(back.findings.len(), report.findings.len());
     }
-    let _ = campaign_markdown(&CampaignReport::Single(Box::new(report.clone())));
+    for lang in Lang::ALL {
+        let _ = campaign_markdown(&CampaignReport::Single(Box::new(report.clone())), lang);
+    }
     let summary = RunsSummary::of(vec![report.clone(), report.clone()]);
     let _ = serde_json::to_string(&summary);
     let compare = CompareSetup {
@@ -69,6 +72,8 @@ fn check(data: &[u8]) {
         vec![(Side::A, report.clone()), (Side::B, report)],
         Some(compare),
     );
-    let _ = campaign_markdown(&campaign);
+    for lang in Lang::ALL {
+        let _ = campaign_markdown(&campaign, lang);
+    }
     let _ = campaign.to_json_pretty();
 }

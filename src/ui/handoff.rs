@@ -4,7 +4,8 @@
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
-use streamscope_core::report::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
+use streamscope_core::i18n::Lang;
+use streamscope_core::report::export::{import, Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -18,7 +19,7 @@ fn current_export(session: Session) -> Option<Export> {
         .records
         .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, group: r.group, trace: r.trace.clone() }).collect());
     let config = session.config.get_untracked().map(|c| c.redacted());
-    Some(Export { streamscope_export: EXPORT_VERSION, config, report, runs })
+    Some(Export::new(config, &report, runs, Lang::En))
 }
 
 /// Offers `text` as a file download.
@@ -64,7 +65,7 @@ fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
 /// Share and import.
 #[component]
 pub fn Handoff(session: Session) -> impl IntoView {
-    let markdown = move || session.campaign.with(|c| c.as_ref().map(campaign_markdown).unwrap_or_default());
+    let markdown = move || session.campaign.with(|c| c.as_ref().map(|c| campaign_markdown(c, Lang::En)).unwrap_or_default());
     let permalink = move || {
         session.config.with(|c| {
             c.as_ref().map(|c| {

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use streamscope_core::i18n::Lang;
 use streamscope_core::report::export::report_json_text;
 
 use super::session::Session;
@@ -13,7 +14,7 @@ pub fn ReportJson(session: Session) -> impl IntoView {
     // An import says so in the contract too: `imported: true` and `imported_from` at the top.
     let json = move || {
         let imported = session.imported.get();
-        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported)).unwrap_or_default())
+        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported, Lang::En)).unwrap_or_default())
     };
     view! {
         <section class="card report" aria-label="Report JSON">

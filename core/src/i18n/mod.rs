@@ -14,6 +14,7 @@
 pub mod en;
 pub mod keys;
 mod lang;
+mod said;
 mod text;
 pub mod zh_cn;
 
@@ -22,6 +23,7 @@ mod check;
 
 pub use keys::Key;
 pub use lang::Lang;
+pub use said::Said;
 pub use text::{Arg, Text};
 
 /// The template of `key` in `lang`.

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::runs::RunsSummary;
+use crate::i18n::keys::CompareKey as K;
+use crate::i18n::{Lang, Said, Text};
 use crate::text::{bytes as size, ms};
 use crate::verdict::Verdict;
 
@@ -68,8 +70,11 @@ pub struct Comparison {
     pub b: RunsSummary,
     /// B − A of the medians.
     pub delta_ms: Deltas,
-    /// The plain-language summary.
+    /// The plain-language summary (in English, or the language of [`Comparison::localize`]).
     pub summary: String,
+    /// The summary as a catalogue text, to say it in another language; not serialised.
+    #[serde(skip)]
+    pub summary_words: Said,
 }
 
 impl Comparison {
@@ -84,8 +89,8 @@ impl Comparison {
             ttfb: diff(a.ttfb_ms, b.ttfb_ms),
             output_tokens_per_s: diff(a.output_tokens_per_s, b.output_tokens_per_s),
         };
-        let summary = sentence(subject, &label_a, &label_b, &a, &b, &delta_ms);
-        Comparison { subject, label_a, label_b, a, b, delta_ms, summary }
+        let (summary, summary_words) = Said::english(sentence_words(subject, &label_a, &label_b, &a, &b, &delta_ms));
+        Comparison { subject, label_a, label_b, a, b, delta_ms, summary, summary_words }
     }
 }
 
@@ -99,15 +104,15 @@ fn tpot_noise_ms(a_ms: f64) -> f64 {
     (a_ms * 0.10).max(2.0)
 }
 
-fn delivery_words(side: &RunsSummary) -> String {
+fn delivery_words(side: &RunsSummary) -> Text {
     match side.verdict {
-        Verdict::Streaming => "streams".into(),
+        Verdict::Streaming => Text::msg(K::Streams),
         Verdict::Buffered => match burst_shape(side) {
-            Some((bytes, gap_ms)) => format!("comes in bursts of about {} every {} (buffered)", size(bytes), ms(gap_ms)),
-            None => "comes in bursts (buffered)".into(),
+            Some((bytes, gap_ms)) => Text::msg(K::BurstsOf).with("size", size(bytes)).with("gap", ms(gap_ms)),
+            None => Text::msg(K::Bursts),
         },
-        Verdict::Collected => "arrives all at once at the end (collected)".into(),
-        Verdict::Failed => "fails".into(),
+        Verdict::Collected => Text::msg(K::Collected),
+        Verdict::Failed => Text::msg(K::Fails),
     }
 }
 
@@ -119,54 +124,63 @@ fn burst_shape(side: &RunsSummary) -> Option<(f64, f64)> {
     Some((crate::stats::median(&bytes)?, crate::stats::median(&gaps)?))
 }
 
-/// The one-sentence summary of a comparison, e.g. "Through B, the first token arrives 340 ms later and the
-/// text comes in bursts (buffered); the model itself is unchanged (TPOT 20.0 ms vs 20.1 ms)."
+/// The one-sentence summary of a comparison in English, e.g. "Through B, the first token arrives 340 ms
+/// later and the text comes in bursts (buffered); the model itself is unchanged (TPOT 20.0 ms vs 20.1 ms)."
 pub fn sentence(subject: Subject, label_a: &str, label_b: &str, a: &RunsSummary, b: &RunsSummary, d: &Deltas) -> String {
+    sentence_words(subject, label_a, label_b, a, b, d).render(Lang::En)
+}
+
+/// [`sentence`] as a catalogue text, to say in any language.
+pub fn sentence_words(subject: Subject, label_a: &str, label_b: &str, a: &RunsSummary, b: &RunsSummary, d: &Deltas) -> Text {
     if a.verdict == Verdict::Failed || b.verdict == Verdict::Failed {
-        let which = match (a.verdict == Verdict::Failed, b.verdict == Verdict::Failed) {
-            (true, true) => "Both sides failed".to_string(),
-            (true, false) => format!("{label_a} failed"),
-            _ => format!("{label_b} failed"),
+        return match (a.verdict == Verdict::Failed, b.verdict == Verdict::Failed) {
+            (true, true) => Text::msg(K::BothFailed),
+            (true, false) => Text::msg(K::SideFailed).with("side", label_a),
+            _ => Text::msg(K::SideFailed).with("side", label_b),
         };
-        return format!("{which}, so timing cannot be compared; see the findings.");
     }
     let lead = match subject {
-        Subject::Path => format!("Through {label_b} (vs {label_a}), "),
-        Subject::Model => format!("{label_b} (vs {label_a}): "),
+        Subject::Path => Text::msg(K::LeadPath),
+        Subject::Model => Text::msg(K::LeadModel),
     };
     let mut parts = Vec::new();
     match (d.ttft, a.ttft_ms) {
         (Some(delta), Some(a_ttft)) if delta.abs() <= ttft_noise_ms(a_ttft) => {
-            parts.push(format!("the first token arrives at the same time (within {})", ms(delta.abs().max(0.1))))
+            parts.push(Text::msg(K::TtftSame).with("delta", ms(delta.abs().max(0.1))))
         }
-        (Some(delta), _) if delta > 0.0 => parts.push(format!("the first token arrives {} later", ms(delta))),
-        (Some(delta), _) => parts.push(format!("the first token arrives {} earlier", ms(-delta))),
+        (Some(delta), _) if delta > 0.0 => parts.push(Text::msg(K::TtftLater).with("delta", ms(delta))),
+        (Some(delta), _) => parts.push(Text::msg(K::TtftEarlier).with("delta", ms(-delta))),
         _ => {}
     }
     if a.verdict != b.verdict {
-        parts.push(format!("the text {} where {label_a}'s {}", delivery_words(b), delivery_words(a)));
+        parts.push(
+            Text::msg(K::TextDiffers).with("b", delivery_words(b)).with("a_label", label_a).with("a", delivery_words(a)),
+        );
     }
-    let mut sentence = lead + &parts.join(" and ");
+    let any_part = !parts.is_empty();
+    let mut sentence = lead.with("b", label_b).with("a", label_a).then(Text::join(parts, Text::msg(K::And)));
     let held = |s: &RunsSummary| matches!(s.verdict, Verdict::Buffered | Verdict::Collected);
     if subject == Subject::Path && (held(a) || held(b)) {
         // Held text arrives late and together: its TPOT measures the holding layer, not the model.
         let which = if held(b) { label_b } else { label_a };
-        sentence.push_str(&format!("; TPOT through {which} reflects the holding, not the model"));
+        sentence = sentence.then(Text::msg(K::HeldTpot).with("side", which));
     } else if let (Some(delta), Some(a_tpot), Some(b_tpot)) = (d.tpot, a.tpot_ms, b.tpot_ms) {
-        let pace = format!("TPOT {} vs {}", ms(a_tpot), ms(b_tpot));
+        let pace = Text::msg(K::Pace).with("a", ms(a_tpot)).with("b", ms(b_tpot));
         let same = delta.abs() <= tpot_noise_ms(a_tpot);
         let tail = match (subject, same) {
-            (Subject::Path, true) => format!("the model itself is unchanged ({pace})"),
-            (Subject::Model, true) => format!("both models produce tokens at the same pace ({pace})"),
-            (_, false) if delta > 0.0 => format!("each token takes {} longer ({pace})", ms(delta)),
-            (_, false) => format!("each token takes {} less ({pace})", ms(-delta)),
+            (Subject::Path, true) => Text::msg(K::PathSame),
+            (Subject::Model, true) => Text::msg(K::ModelSame),
+            (_, false) if delta > 0.0 => Text::msg(K::TokenSlower).with("delta", ms(delta)),
+            (_, false) => Text::msg(K::TokenFaster).with("delta", ms(-delta)),
         };
-        sentence.push_str(if parts.is_empty() { "" } else { "; " });
-        sentence.push_str(&tail);
+        if any_part {
+            sentence = sentence.then(Text::msg(K::Semicolon));
+        }
+        sentence = sentence.then(tail.with("pace", pace));
     }
     if let Some(total) = d.total {
-        sentence.push_str(&format!(". In all, {label_b} finishes {} {}", ms(total.abs()), if total >= 0.0 { "later" } else { "sooner" }));
+        let key = if total >= 0.0 { K::TotalLater } else { K::TotalSooner };
+        sentence = sentence.then(Text::msg(key).with("b", label_b).with("delta", ms(total.abs())));
     }
-    sentence.push('.');
-    sentence
+    sentence.then(Text::msg(K::End))
 }

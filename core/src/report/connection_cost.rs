@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Report;
+use crate::i18n::keys::ReportKey;
+use crate::i18n::{Said, Text};
 use crate::stats::median;
 
 /// The response header that lets a page read another origin's connection timing.
@@ -36,8 +38,12 @@ pub struct ConnectionCost {
     pub protocol: Option<String>,
     /// Whether the server allowed the detailed phases (same origin, or `Timing-Allow-Origin`).
     pub timing_allowed: bool,
-    /// When not allowed: what is missing, naming the header.
+    /// When not allowed: what is missing, naming the header (in English, or the language of
+    /// [`ConnectionCost::localize`]).
     pub unavailable: Option<String>,
+    /// That note as a catalogue text, to say it in another language; not serialised.
+    #[serde(skip)]
+    pub unavailable_words: Said,
     /// The first run.
     pub cold: ConnectionPhases,
     /// Medians of the later runs; `None` with a single run.
@@ -86,16 +92,17 @@ impl ConnectionCost {
             (None, None) => None,
             (dns, connect) => Some(dns.unwrap_or(0.0) + connect.unwrap_or(0.0)),
         };
+        let (unavailable, unavailable_words) = if timing_allowed {
+            (None, Said::default())
+        } else {
+            let (english, words) = Said::english(Text::msg(ReportKey::ConnectionUnavailable).with("header", TIMING_ALLOW_ORIGIN));
+            (Some(english), words)
+        };
         Some(ConnectionCost {
             protocol: runs.iter().find_map(|r| r.connection.as_ref()?.next_hop_protocol.clone()),
             timing_allowed,
-            unavailable: (!timing_allowed).then(|| {
-                format!(
-                    "DNS, connect, TLS and request timing are unavailable: the server sends no `{TIMING_ALLOW_ORIGIN}` \
-                     header for this page's origin (add `{TIMING_ALLOW_ORIGIN}: *`, or the page's origin, to the \
-                     streaming responses)."
-                )
-            }),
+            unavailable,
+            unavailable_words,
             cold_setup_ms,
             cold_headers_extra_ms: cold.headers_ms.zip(warm.and_then(|w| w.headers_ms)).map(|(c, w)| c - w),
             cold,

@@ -16,6 +16,8 @@ use super::import_check::check_runs;
 use super::compare::Side;
 use super::Report;
 use crate::config::PageConfig;
+use crate::i18n::keys::ImportKey as K;
+use crate::i18n::{Lang, Text};
 use crate::trace::Trace;
 
 /// Format version of [`Export`].
@@ -38,6 +40,10 @@ pub struct ExportedRun {
 pub struct Export {
     /// Always [`EXPORT_VERSION`]; tells an export from a bare report.
     pub streamscope_export: u32,
+    /// The language of the report's texts (`en`, `zh-CN`); a file written before it was recorded reads as
+    /// English. An import recomputes the report from the traces, in the page's language, whatever it says.
+    #[serde(default)]
+    pub lang: Lang,
     /// The configuration that ran (it holds no API key and no header values).
     pub config: Option<PageConfig>,
     /// The report exactly as the page showed it.
@@ -56,42 +62,53 @@ pub enum Imported {
 }
 
 impl Export {
+    /// The export of `report` and its runs, with the report's texts said in `lang`.
+    pub fn new(config: Option<PageConfig>, report: &CampaignReport, runs: Vec<ExportedRun>, lang: Lang) -> Export {
+        Export { streamscope_export: EXPORT_VERSION, lang, config, report: report.localize(lang), runs }
+    }
+
     /// Pretty JSON of the export.
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }
 
-/// Reads an export or a bare report; the error says in plain words what is wrong with the text, and
-/// where (a line and column, or the JSON path of a bad value).
+/// Reads an export or a bare report; the error says in plain English what is wrong with the text, and
+/// where (a line and column, or the JSON path of a bad value). [`import_in`] says it in any language.
 pub fn import(text: &str) -> Result<Imported, String> {
+    import_in(text, Lang::En)
+}
+
+/// [`import`], with the error said in `lang` (the parser's own message and JSON paths stay as they are).
+pub fn import_in(text: &str, lang: Lang) -> Result<Imported, String> {
+    read(text).map_err(|e| e.render(lang))
+}
+
+fn read(text: &str) -> Result<Imported, Text> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("Nothing to import: paste a streamscope export (or report JSON), or drop the file.".into());
+        return Err(Text::msg(K::Empty));
     }
     // A first pass checks the syntax (skipping every value); a second reads only the version.
     if let Err(e) = serde_json::from_str::<IgnoredAny>(text) {
-        return Err(format!("This is not JSON ({e}). Paste the whole exported file."));
+        return Err(Text::msg(K::NotJson).with("error", e.to_string()));
     }
     let version = serde_json::from_str::<Version>(text).ok().and_then(|v| v.0);
     if let Some(version) = version {
         if version.as_u64() != Some(EXPORT_VERSION as u64) {
-            return Err(format!("This export has format version {version}; this page reads version {EXPORT_VERSION}."));
+            return Err(Text::msg(K::Version).with("version", version.to_string()).count("ours", EXPORT_VERSION as usize));
         }
-        let mut export = serde_json::from_str::<Export>(text)
-            .map_err(|e| format!("This streamscope export is damaged or incomplete ({e})."))?;
+        let mut export = serde_json::from_str::<Export>(text).map_err(|e| Text::msg(K::Damaged).with("error", e.to_string()))?;
         if export.runs.is_empty() {
             // Its report could say anything: with no trace there is nothing to recompute it from.
-            return Err("This export holds no runs: there is nothing to recompute its report from, so it is not \
-                        shown. Export it again from the page that measured it."
-                .into());
+            return Err(Text::msg(K::NoRuns));
         }
-        check_runs(&mut export.runs).map_err(|e| format!("This streamscope export is damaged: {e}."))?;
+        check_runs(&mut export.runs).map_err(|e| Text::msg(K::DamagedAt).with("problem", e))?;
         return Ok(Imported::Export(Box::new(export)));
     }
     serde_json::from_str::<CampaignReport>(text)
         .map(|r| Imported::ReportOnly(Box::new(r)))
-        .map_err(|_| "This JSON is neither a streamscope export nor a streamscope report.".into())
+        .map_err(|_| Text::msg(K::NotOurs))
 }
 
 /// Where an imported report's figures come from, as `#report-json` says (`imported_from`).
@@ -131,20 +148,25 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-/// The JSON text `#report-json` shows for `report`: for an import, the same object with `imported: true`
-/// and `imported_from` at the top.
-pub fn report_json_text(report: &CampaignReport, imported_from: Option<ImportSource>) -> String {
-    let Some(source) = imported_from else {
-        return report.to_json_pretty();
-    };
-    match serde_json::to_value(report) {
-        Ok(serde_json::Value::Object(mut map)) => {
-            map.insert("imported".into(), serde_json::Value::Bool(true));
-            map.insert("imported_from".into(), serde_json::json!(source));
-            serde_json::to_string_pretty(&map).unwrap_or_default()
-        }
-        _ => report.to_json_pretty(),
-    }
+/// `#report-json`'s object: the report, then the language of its texts, then the import marker.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    #[serde(flatten)]
+    report: &'a CampaignReport,
+    lang: Lang,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imported: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imported_from: Option<ImportSource>,
+}
+
+/// The JSON text `#report-json` shows for `report`: its texts said in `lang`, with `lang` at the top level
+/// (a bare imported report keeps the words of its file, which cannot be said again); for an import,
+/// `imported: true` and `imported_from` too.
+pub fn report_json_text(report: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
+    let report = report.localize(lang);
+    let json = ReportJson { report: &report, lang, imported: imported_from.map(|_| true), imported_from };
+    serde_json::to_string_pretty(&json).unwrap_or_else(|_| report.to_json_pretty())
 }
 
 /// The `streamscope_export` value of a JSON object (`Some` whenever the key is there, `null` included);
@@ -194,6 +216,7 @@ mod import_tests {
     fn a_made_up_verdict_in_the_file_is_replaced_by_the_recomputed_one() {
         let honest = Export {
             streamscope_export: EXPORT_VERSION,
+            lang: Lang::En,
             config: None,
             report: CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None),
             runs: vec![run(Side::A)],
@@ -211,6 +234,7 @@ mod import_tests {
     fn an_export_without_runs_is_refused() {
         let export = Export {
             streamscope_export: EXPORT_VERSION,
+            lang: Lang::En,
             config: None,
             report: CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None),
             runs: Vec::new(),
@@ -222,9 +246,9 @@ mod import_tests {
     #[test]
     fn the_report_json_of_an_import_says_so() {
         let report = CampaignReport::from_runs(vec![(Side::A, Report::from_trace(&run(Side::A).trace))], None);
-        let plain: serde_json::Value = serde_json::from_str(&report_json_text(&report, None)).unwrap();
+        let plain: serde_json::Value = serde_json::from_str(&report_json_text(&report, None, Lang::En)).unwrap();
         assert!(plain.get("imported").is_none());
-        let marked: serde_json::Value = serde_json::from_str(&report_json_text(&report, Some(ImportSource::Traces))).unwrap();
+        let marked: serde_json::Value = serde_json::from_str(&report_json_text(&report, Some(ImportSource::Traces), Lang::En)).unwrap();
         assert_eq!((marked["imported"].as_bool(), marked["imported_from"].as_str()), (Some(true), Some("traces")));
         assert_eq!(marked["verdict"], plain["verdict"]);
     }

@@ -13,9 +13,12 @@ use serde::{Deserialize, Serialize};
 
 use super::campaign::url_label;
 use super::runs::RunsSummary;
+use super::words::verdict_word;
 use super::Report;
 pub use crate::config::page_config::MAX_HOPS;
 use crate::findings::FindingCode;
+use crate::i18n::keys::HopsKey as K;
+use crate::i18n::{Said, Text};
 use crate::stats::{median, robust_sigma};
 use crate::text::ms;
 use crate::verdict::Verdict;
@@ -73,8 +76,11 @@ pub struct HopLadder {
     /// The first hop where the verdict or TTFT changes (or the first hop, when it does not stream), or
     /// `null`.
     pub first_bad_hop: Option<usize>,
-    /// That in one sentence.
+    /// That in one sentence (in English, or the language of [`HopLadder::localize`]).
     pub summary: String,
+    /// The summary as a catalogue text, to say it in another language; not serialised.
+    #[serde(skip)]
+    pub summary_words: Said,
 }
 
 impl HopLadder {
@@ -90,9 +96,9 @@ impl HopLadder {
             })
             .collect();
         let first_bad_hop = first_bad_hop(&hops);
-        let summary = sentence(&hops, first_bad_hop);
+        let (summary, summary_words) = Said::english(sentence(&hops, first_bad_hop));
         let verdict = hops.last().map_or(Verdict::Failed, |h| h.verdict);
-        HopLadder { verdict, hops, first_bad_hop, summary }
+        HopLadder { verdict, hops, first_bad_hop, summary, summary_words }
     }
 
     /// Whether any hop failed (the page then says `data-state="error"`).
@@ -139,67 +145,51 @@ pub fn first_bad_hop(hops: &[HopSummary]) -> Option<usize> {
 }
 
 /// What a verdict starts as, for "… starts between A and B".
-fn change_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Streaming => "Streaming",
-        Verdict::Buffered => "Buffering",
-        Verdict::Collected => "Collecting the whole answer",
-        Verdict::Failed => "Failure",
-    }
+fn change_words(verdict: Verdict) -> Text {
+    Text::msg(match verdict {
+        Verdict::Streaming => K::ChangeStreaming,
+        Verdict::Buffered => K::ChangeBuffering,
+        Verdict::Collected => K::ChangeCollecting,
+        Verdict::Failed => K::ChangeFailure,
+    })
 }
 
 /// The ladder in one sentence.
-pub fn sentence(hops: &[HopSummary], first_bad: Option<usize>) -> String {
-    let ttft = |h: &HopSummary| h.ttft_ms.map_or("n/a".into(), ms);
+pub fn sentence(hops: &[HopSummary], first_bad: Option<usize>) -> Text {
+    let ttft = |h: &HopSummary| h.ttft_ms.map_or_else(|| Text::msg(K::NoTtft), |v| Text::from(ms(v)));
     let Some(bad) = first_bad.and_then(|i| hops.get(i)) else {
-        return match hops.first() {
-            Some(first) => format!(
-                "The stream is the same at every hop: {} from {} to {}, TTFT {} to {}.",
-                first.verdict.as_str(),
-                first.label,
-                hops.last().map_or(first.label.as_str(), |h| h.label.as_str()),
-                ttft(first),
-                hops.last().map_or_else(|| ttft(first), ttft),
-            ),
-            None => "No hop was measured.".into(),
+        return match (hops.first(), hops.last()) {
+            (Some(first), Some(last)) => Text::msg(K::Same)
+                .with("verdict", verdict_word(first.verdict))
+                .with("first", &first.label)
+                .with("last", &last.label)
+                .with("first_ttft", ttft(first))
+                .with("last_ttft", ttft(last)),
+            _ => Text::msg(K::NoHop),
         };
     };
     if bad.index == 0 {
-        return format!(
-            "The stream is already {} at the first hop ({}, TTFT {}): the cause is there or behind it, not in the \
-             layers after it.",
-            bad.verdict.as_str(),
-            bad.label,
-            ttft(bad),
-        );
+        return Text::msg(K::FirstHop).with("verdict", verdict_word(bad.verdict)).with("label", &bad.label).with("ttft", ttft(bad));
     }
     let before = &hops[bad.index - 1];
     if bad.verdict != before.verdict {
-        format!(
-            "{} starts between {} and {}: {} is {} (TTFT {}), {} is {} (TTFT {}).",
-            change_words(bad.verdict),
-            before.label,
-            bad.label,
-            before.label,
-            before.verdict.as_str(),
-            ttft(before),
-            bad.label,
-            bad.verdict.as_str(),
-            ttft(bad),
-        )
+        Text::msg(K::ChangeStarts)
+            .with("change", change_words(bad.verdict))
+            .with("before", &before.label)
+            .with("bad", &bad.label)
+            .with("before_verdict", verdict_word(before.verdict))
+            .with("before_ttft", ttft(before))
+            .with("bad_verdict", verdict_word(bad.verdict))
+            .with("bad_ttft", ttft(bad))
     } else {
         let rise = bad.ttft_ms.zip(before.ttft_ms).map_or(f64::NAN, |(a, b)| a - b);
-        format!(
-            "TTFT grows by {} between {} and {} ({} to {}), both {}: look at what {} adds (queueing, authentication, \
-             a new connection per request).",
-            ms(rise),
-            before.label,
-            bad.label,
-            ttft(before),
-            ttft(bad),
-            bad.verdict.as_str(),
-            bad.label,
-        )
+        Text::msg(K::TtftGrows)
+            .with("rise", ms(rise))
+            .with("before", &before.label)
+            .with("bad", &bad.label)
+            .with("before_ttft", ttft(before))
+            .with("bad_ttft", ttft(bad))
+            .with("verdict", verdict_word(bad.verdict))
     }
 }
 

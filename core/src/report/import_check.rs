@@ -23,6 +23,8 @@
 
 use super::export::ExportedRun;
 use crate::dialect::models_list::MODEL_IDS_KEPT;
+use crate::i18n::keys::ImportKey as K;
+use crate::i18n::Text;
 use crate::trace::{Trace, TraceEnd};
 
 /// The latest time an imported trace may hold, in ms since `fetch()` (10^10 ms, about 116 days).
@@ -33,7 +35,7 @@ pub const MAX_READ_BYTES: usize = 1 << 30;
 
 /// Checks every run of an import (see the module docs) and cuts over-long model lists; the error names
 /// the first bad value by its JSON path (`runs[1].trace.reads[17].at_ms`) and says what is wrong.
-pub fn check_runs(runs: &mut [ExportedRun]) -> Result<(), String> {
+pub fn check_runs(runs: &mut [ExportedRun]) -> Result<(), Text> {
     for (i, run) in runs.iter_mut().enumerate() {
         check_trace(&run.trace, &format!("runs[{i}].trace"))?;
         cut_model_lists(&mut run.trace);
@@ -51,24 +53,20 @@ fn num(v: f64) -> String {
 }
 
 /// A time in ms since `fetch()`: finite, not negative, at most [`MAX_TIME_MS`].
-fn check_time(at: &str, value_ms: f64) -> Result<(), String> {
-    let (value, max) = (num(value_ms), num(MAX_TIME_MS));
-    if !value_ms.is_finite() {
-        Err(format!("{at} is {value}, not a time"))
+fn check_time(at: &str, value_ms: f64) -> Result<(), Text> {
+    let key = if !value_ms.is_finite() {
+        K::NotATime
     } else if value_ms < 0.0 {
-        Err(format!(
-            "{at} is {value}: times count ms since fetch() was called and are never negative"
-        ))
+        K::Negative
     } else if value_ms > MAX_TIME_MS {
-        Err(format!(
-            "{at} is {value} ms, over {max} ms (about 116 days): no run lasts that long"
-        ))
+        K::TooLate
     } else {
-        Ok(())
-    }
+        return Ok(());
+    };
+    Err(Text::msg(key).with("at", at).with("value", num(value_ms)).with("max", num(MAX_TIME_MS)))
 }
 
-fn check_trace(trace: &Trace, at: &str) -> Result<(), String> {
+fn check_trace(trace: &Trace, at: &str) -> Result<(), Text> {
     if let Some(h) = trace.headers_ms {
         check_time(&format!("{at}.headers_ms"), h)?;
     }
@@ -77,20 +75,17 @@ fn check_trace(trace: &Trace, at: &str) -> Result<(), String> {
         let here = || format!("{at}.reads[{j}]");
         check_time(&format!("{}.at_ms", here()), read.at_ms)?;
         if j > 0 && read.at_ms < previous_ms {
-            return Err(format!(
-                "{}.at_ms is {} ms, before the read ahead of it ({} ms): reads are recorded in time order",
-                here(),
-                num(read.at_ms),
-                num(previous_ms)
-            ));
+            return Err(Text::msg(K::OutOfOrder)
+                .with("at", format!("{}.at_ms", here()))
+                .with("value", num(read.at_ms))
+                .with("previous", num(previous_ms)));
         }
         previous_ms = read.at_ms;
         if read.elided_bytes > MAX_READ_BYTES {
-            return Err(format!(
-                "{}.elided_bytes is {}, over {MAX_READ_BYTES} (1 GiB): no browser read delivers that much",
-                here(),
-                read.elided_bytes
-            ));
+            return Err(Text::msg(K::TooLarge)
+                .with("at", format!("{}.elided_bytes", here()))
+                .with("value", read.elided_bytes.to_string())
+                .with("max", MAX_READ_BYTES.to_string()));
         }
     }
     if let Some(end) = &trace.end {
@@ -116,6 +111,7 @@ fn cut_model_lists(trace: &mut Trace) {
 mod tests {
     use serde_json::{json, Value};
 
+    use crate::i18n::Lang;
     use crate::report::campaign::CampaignReport;
     use crate::report::compare::Side;
     use crate::report::export::{import, Export, ExportedRun, Imported};
@@ -134,6 +130,7 @@ mod tests {
         let report = CampaignReport::Single(Box::new(Report::from_trace(&trace)));
         let export = Export {
             streamscope_export: 1,
+            lang: Lang::En,
             config: None,
             report,
             runs: vec![ExportedRun {

@@ -11,9 +11,12 @@
 use std::fmt::Write;
 
 use super::campaign::CampaignReport;
-use crate::findings::Finding;
-use crate::report::Report;
 use super::runs::RunsSummary;
+use super::words::verdict_word;
+use crate::findings::Finding;
+use crate::i18n::keys::MarkdownKey as K;
+use crate::i18n::{Lang, Text};
+use crate::report::Report;
 
 fn ms(v: Option<f64>) -> String {
     crate::text::ms_or(v, "–")
@@ -49,44 +52,64 @@ pub fn code_span(text: &str) -> String {
     format!("{fence}{pad}{flat}{pad}{fence}")
 }
 
-fn findings_list(out: &mut String, findings: &[Finding]) {
+/// A label of the summary in `lang`.
+fn say(key: K, lang: Lang) -> String {
+    Text::msg(key).render(lang)
+}
+
+/// A table's header row and its separator.
+fn table_head(out: &mut String, cells: &[K], lang: Lang) {
+    for cell in cells {
+        let _ = write!(out, "| {} ", say(*cell, lang));
+    }
+    out.push_str("|\n");
+    out.push_str(&"|---".repeat(cells.len()));
+    out.push_str("|\n");
+}
+
+fn findings_list(out: &mut String, findings: &[Finding], lang: Lang) {
     for f in findings {
-        let _ = write!(out, "- {} **{}**: {}", code_span(f.code.as_str()), md_text(&f.title), md_text(&f.detail));
+        let line = Text::msg(K::Finding).with("title", md_text(&f.title)).with("detail", md_text(&f.detail));
+        let _ = write!(out, "- {} {}", code_span(f.code.as_str()), line.render(lang));
         if let Some(fix) = &f.fix {
-            let _ = write!(out, " Fix: {}", md_text(fix));
+            out.push_str(&Text::msg(K::Fix).with("fix", md_text(fix)).render(lang));
         }
         out.push('\n');
     }
 }
 
-fn single(out: &mut String, r: &Report) {
+fn single(out: &mut String, r: &Report, lang: Lang) {
     let request = format!("{} {}", r.request.method, crate::secrets::redact_url(&r.request.url));
-    let _ = writeln!(out, "**Verdict: {}** ({})\n", r.verdict.as_str(), code_span(&request));
-    out.push_str("| metric | value |\n|---|---|\n");
+    let verdict = Text::msg(K::Verdict).with("verdict", verdict_word(r.verdict)).render(lang);
+    let _ = writeln!(out, "**{verdict}** ({})\n", code_span(&request));
+    table_head(out, &[K::Metric, K::Value], lang);
     let tpot_n = r.tpot_n.map_or(String::new(), |n| format!(" (N={n})"));
     for (name, value) in [
-        ("headers", ms(r.headers_ms)),
-        ("TTFB", ms(r.ttfb_ms)),
-        ("TTFT", ms(r.ttft_ms)),
-        ("TPOT", format!("{}{tpot_n}", ms(r.tpot_ms))),
-        ("ITL p50 / p90 / max", r.itl_ms.map_or("–".into(), |p| format!("{} / {} / {}", ms(Some(p.p50)), ms(Some(p.p90)), ms(Some(p.max))))),
-        ("total", ms(r.total_ms)),
-        ("content events / reads", format!("{} / {}", r.content_events, r.reads)),
-        ("HTTP status", r.status.map_or("–".into(), |s| s.to_string())),
-        ("format", r.dialect.as_str().to_string()),
+        (K::Headers, ms(r.headers_ms)),
+        (K::Ttfb, ms(r.ttfb_ms)),
+        (K::Ttft, ms(r.ttft_ms)),
+        (K::Tpot, format!("{}{tpot_n}", ms(r.tpot_ms))),
+        (K::Itl, r.itl_ms.map_or("–".into(), |p| format!("{} / {} / {}", ms(Some(p.p50)), ms(Some(p.p90)), ms(Some(p.max))))),
+        (K::Total, ms(r.total_ms)),
+        (K::EventsReads, format!("{} / {}", r.content_events, r.reads)),
+        (K::HttpStatus, r.status.map_or("–".into(), |s| s.to_string())),
+        (K::Format, r.dialect.as_str().to_string()),
     ] {
-        let _ = writeln!(out, "| {name} | {value} |");
+        let _ = writeln!(out, "| {} | {value} |", say(name, lang));
     }
     out.push('\n');
-    findings_list(out, &r.findings);
+    findings_list(out, &r.findings, lang);
 }
 
-fn summary_row(out: &mut String, name: &str, s: &RunsSummary) {
+/// The header of a table of summarised sides.
+const SIDES_TABLE: [K; 6] = [K::Target, K::VerdictColumn, K::TtftMedianMs, K::TpotMs, K::TotalMs, K::Runs];
+
+fn summary_row(out: &mut String, name: &str, s: &RunsSummary, lang: Lang) {
     let spread = |sp: Option<super::runs::Spread>| sp.map_or("–".into(), |s| format!("{:.1} (p90 {:.1}, ±{:.1})", s.median, s.p90, s.spread / 2.0));
     let _ = writeln!(
         out,
         "| {name} | {} | {} | {} | {} | {} |",
-        s.verdict.as_str(),
+        verdict_word(s.verdict).render(lang),
         spread(s.stats.ttft_ms),
         spread(s.stats.tpot_ms),
         spread(s.stats.total_ms),
@@ -94,29 +117,48 @@ fn summary_row(out: &mut String, name: &str, s: &RunsSummary) {
     );
 }
 
-/// The Markdown summary of any campaign.
-pub fn campaign_markdown(report: &CampaignReport) -> String {
-    let mut out = String::from("### streamscope report\n\n");
-    match report {
-        CampaignReport::Single(r) => single(&mut out, r),
+/// A share as a percentage without decimals: `55%`.
+fn percent(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+/// The Markdown summary of any campaign, in `lang`: its findings and sentences said in `lang` where the
+/// report kept their texts ([`CampaignReport::localize`]), its figures and codes as in the report.
+pub fn campaign_markdown(report: &CampaignReport, lang: Lang) -> String {
+    let report = report.localize(lang);
+    let mut out = format!("### {}\n\n", say(K::Heading, lang));
+    match &report {
+        CampaignReport::Single(r) => single(&mut out, r, lang),
         CampaignReport::Repeat(s) => {
-            let _ = writeln!(out, "{} runs of one target.\n", s.runs.len());
-            out.push_str("| target | verdict | TTFT ms (median) | TPOT ms | total ms | runs |\n|---|---|---|---|---|---|\n");
-            summary_row(&mut out, "A", s);
+            let _ = writeln!(out, "{}\n", Text::msg(K::RepeatIntro).count("n", s.runs.len()).render(lang));
+            table_head(&mut out, &SIDES_TABLE, lang);
+            summary_row(&mut out, "A", s, lang);
             if let Some(c) = &s.cache {
-                let _ = writeln!(out, "\nPrompt cache over runs: {} hit / {} miss tokens{}.", c.hit_tokens, c.miss_tokens, c.hit_ratio.map_or(String::new(), |r| format!(" ({:.0}% hit)", r * 100.0)));
+                let ratio = c.hit_ratio.map_or_else(Text::empty, |r| Text::msg(K::CacheRatio).with("percent", percent(r)));
+                let line = Text::msg(K::Cache).with("hit", c.hit_tokens.to_string()).with("miss", c.miss_tokens.to_string());
+                let _ = writeln!(out, "\n{}", line.with("ratio", ratio).render(lang));
                 if let Some(warm) = c.warm_hit_ratio {
-                    let _ = writeln!(out, "Warm runs ({}): {:.0}% hit; TTFT cold {}, warm {}.", c.warm_runs, warm * 100.0, ms(c.cold_ttft_ms), ms(c.warm_ttft_ms));
+                    let line = Text::msg(K::Warm)
+                        .count("n", c.warm_runs)
+                        .with("percent", percent(warm))
+                        .with("cold", ms(c.cold_ttft_ms))
+                        .with("warm", ms(c.warm_ttft_ms));
+                    let _ = writeln!(out, "{}", line.render(lang));
                 }
             }
             out.push('\n');
-            findings_list(&mut out, &s.findings);
+            findings_list(&mut out, &s.findings, lang);
         }
         CampaignReport::Sweep(sw) => {
-            let _ = writeln!(out, "Concurrency sweep, {} rounds per level. {}\n", sw.per_level, md_text(&sw.summary));
-            out.push_str("| streams at once | TTFT p50 | TTFT p95 | TPOT p50 | total p50 | errors | held by the browser |\n|---|---|---|---|---|---|---|\n");
+            let intro = Text::msg(K::SweepIntro).count("rounds", sw.per_level as usize).with("summary", md_text(&sw.summary));
+            let _ = writeln!(out, "{}\n", intro.render(lang));
+            table_head(
+                &mut out,
+                &[K::StreamsAtOnce, K::TtftP50, K::TtftP95, K::TpotP50, K::TotalP50, K::Errors, K::HeldByBrowser],
+                lang,
+            );
             for l in &sw.sweep {
-                let knee = if sw.knee == Some(l.level) { " (knee)" } else { "" };
+                let knee = if sw.knee == Some(l.level) { say(K::Knee, lang) } else { String::new() };
                 let _ = writeln!(
                     out,
                     "| {}{knee} | {} | {} | {} | {} | {} | {} |",
@@ -130,20 +172,20 @@ pub fn campaign_markdown(report: &CampaignReport) -> String {
                 );
             }
             out.push('\n');
-            findings_list(&mut out, &sw.findings);
+            findings_list(&mut out, &sw.findings, lang);
         }
         CampaignReport::Hops(h) => {
-            let _ = writeln!(out, "Hop ladder. {}\n", md_text(&h.summary));
-            out.push_str("| hop | URL | verdict | TTFT | TPOT | events per read | findings |\n|---|---|---|---|---|---|---|\n");
+            let _ = writeln!(out, "{}\n", Text::msg(K::HopsIntro).with("summary", md_text(&h.summary)).render(lang));
+            table_head(&mut out, &[K::Hop, K::Url, K::VerdictColumn, K::Ttft, K::Tpot, K::EventsPerRead, K::Findings], lang);
             for hop in &h.hops {
-                let mark = if h.first_bad_hop == Some(hop.index) { " (first change)" } else { "" };
+                let mark = if h.first_bad_hop == Some(hop.index) { say(K::FirstChange, lang) } else { String::new() };
                 let codes: Vec<String> = hop.findings.iter().map(|c| code_span(c.as_str())).collect();
                 let _ = writeln!(
                     out,
                     "| {}{mark} | {} | {} | {} | {} | {} | {} |",
                     md_text(&hop.label),
                     code_span(&crate::secrets::redact_url(&hop.url)),
-                    hop.verdict.as_str(),
+                    verdict_word(hop.verdict).render(lang),
                     ms(hop.ttft_ms),
                     ms(hop.tpot_ms),
                     hop.events_per_read_mean.map_or("–".into(), |v| format!("{v:.1}")),
@@ -153,14 +195,14 @@ pub fn campaign_markdown(report: &CampaignReport) -> String {
         }
         CampaignReport::Compare(c) => {
             let _ = writeln!(out, "{}\n", md_text(&c.summary));
-            out.push_str("| target | verdict | TTFT ms (median) | TPOT ms | total ms | runs |\n|---|---|---|---|---|---|\n");
-            summary_row(&mut out, &format!("A: {}", md_text(&c.label_a)), &c.a);
-            summary_row(&mut out, &format!("B: {}", md_text(&c.label_b)), &c.b);
+            table_head(&mut out, &SIDES_TABLE, lang);
+            summary_row(&mut out, &format!("A: {}", md_text(&c.label_a)), &c.a, lang);
+            summary_row(&mut out, &format!("B: {}", md_text(&c.label_b)), &c.b, lang);
             let _ = writeln!(out, "| B − A | | {} | {} | {} | |\n", ms(c.delta_ms.ttft), ms(c.delta_ms.tpot), ms(c.delta_ms.total));
             for (name, side) in [("A", &c.a), ("B", &c.b)] {
                 if !side.findings.is_empty() {
-                    let _ = writeln!(out, "Findings {name}:\n");
-                    findings_list(&mut out, &side.findings);
+                    let _ = writeln!(out, "{}\n", Text::msg(K::SideFindings).with("side", name).render(lang));
+                    findings_list(&mut out, &side.findings, lang);
                     out.push('\n');
                 }
             }
@@ -178,7 +220,7 @@ mod tests {
     fn hostile_server_text_is_escaped_not_rendered() {
         let body = "{\"error\":{\"message\":\"![](https://tracker.example/p.png) <img src=x onerror=alert(1)> [x](javascript:1)\\n# Heading\"}}";
         let t = Trace::from_reads(500, "application/json", 5.0, vec![(10.0, body)], TraceEnd::Complete { at_ms: 11.0 });
-        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))));
+        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))), Lang::En);
         // Each active character is escaped: none of these occurs without a backslash before it.
         let bare = |pat: &str| md.match_indices(pat).any(|(i, _)| !md[..i].ends_with('\\'));
         for pat in ["![", "<img", "[x]", "](", "\n# Heading"] {
@@ -203,7 +245,7 @@ mod tests {
             vec![(tag(1), streamed(300.0)), (tag(4), streamed(300.0)), (tag(4), streamed(900.0)), (tag(4), streamed(900.0)), (tag(4), streamed(900.0))],
             &Layout::Sweep(SweepSetup { levels: vec![1, 4], per_level: 1 }),
         );
-        let md = campaign_markdown(&sweep);
+        let md = campaign_markdown(&sweep, Lang::En);
         assert!(md.contains("| 4 (knee) | 900 ms |"), "{md}");
         let hops = CampaignReport::of(
             vec![(tag(0), streamed(300.0)), (tag(1), streamed(310.0))],
@@ -212,7 +254,7 @@ mod tests {
                 labels: vec!["![x](http://t/p.png)".into(), "CDN".into()],
             }),
         );
-        let md = campaign_markdown(&hops);
+        let md = campaign_markdown(&hops, Lang::En);
         assert!(md.contains("\\!\\[x\\]\\(http://t/p.png\\)"), "a hop name is text: {md}");
         assert!(md.contains("`http://a/v1?key=REDACTED`") && !md.contains("sk-SECRET1"), "{md}");
         assert!(md.contains("The stream is the same at every hop"), "{md}");
@@ -232,7 +274,7 @@ mod tests {
         let mut t = Trace::from_reads(200, "text/plain", 5.0, vec![(10.0, "hi")], TraceEnd::Complete { at_ms: 11.0 });
         t.request.url = "https://g.example/v1?alt=sse&key=AIzaSECRET123".into();
         t.request.method = "POST".into();
-        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))));
+        let md = campaign_markdown(&CampaignReport::Single(Box::new(Report::from_trace(&t))), Lang::En);
         assert!(md.contains("(`POST https://g.example/v1?alt=sse&key=REDACTED`)"), "{md}");
         assert!(!md.contains("AIzaSECRET123"), "{md}");
     }

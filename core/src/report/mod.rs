@@ -2,6 +2,8 @@
 //! the rest of the metrics, the findings and the raw facts that identify the run), several runs of one
 //! target ([`runs`]), an A/B comparison ([`compare`]), the report of one press of Run ([`campaign`]), the
 //! hand-off file ([`export`], checked on import by [`import_check`]) and a Markdown summary ([`markdown`]).
+//! Every sentence is kept as a catalogue text beside its English words, so `localize(lang)` says a report
+//! in another language (`localize.rs`; the shared words in [`words`]).
 //!
 //! Depends on [`crate::findings`], [`crate::config`] (an export carries the page configuration) and
 //! below.
@@ -16,10 +18,12 @@ pub mod compare;
 pub mod connection_cost;
 pub mod export;
 pub mod import_check;
+mod localize;
 pub mod markdown;
 pub mod hops;
 pub mod runs;
 pub mod sweep;
+pub mod words;
 
 use crate::analysis::{analyze, Analysis};
 use crate::dialect::{Dialect, StopReason, Usage};

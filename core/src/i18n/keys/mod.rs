@@ -60,6 +60,12 @@ pub mod triage_net;
 pub mod prefix;
 pub mod path;
 pub mod campaign;
+pub mod report;
+pub mod compare;
+pub mod hops;
+pub mod sweep;
+pub mod import;
+pub mod markdown;
 
 pub use rules::RulesKey;
 pub use ui::UiKey;
@@ -69,6 +75,12 @@ pub use triage_net::TriageNetKey;
 pub use prefix::PrefixKey;
 pub use path::PathKey;
 pub use campaign::CampaignKey;
+pub use report::ReportKey;
+pub use compare::CompareKey;
+pub use hops::HopsKey;
+pub use sweep::SweepKey;
+pub use import::ImportKey;
+pub use markdown::MarkdownKey;
 
 keys! {
     /// The findings about how a run ended and what its stream looked like (`findings::rules`).
@@ -87,4 +99,16 @@ keys! {
     Path(PathKey),
     /// The findings about several runs together (`findings::campaign`).
     Campaign(CampaignKey),
+    /// The words the report's files share: verdict names, the connection-cost note (`report`).
+    Report(ReportKey),
+    /// The A/B comparison's sentence (`report::compare`).
+    Compare(CompareKey),
+    /// The hop ladder's sentence (`report::hops`).
+    Hops(HopsKey),
+    /// The concurrency sweep's sentence (`report::sweep`).
+    Sweep(SweepKey),
+    /// What an import says is wrong with a file (`report::export`, `report::import_check`).
+    Import(ImportKey),
+    /// The Markdown summary's headings, table headers and labels (`report::markdown`).
+    Markdown(MarkdownKey),
 }

@@ -10,6 +10,12 @@ mod triage_net;
 mod prefix;
 mod path;
 mod campaign;
+mod report;
+mod compare;
+mod hops;
+mod sweep;
+mod import;
+mod markdown;
 
 use super::Key;
 
@@ -24,5 +30,11 @@ pub fn template(key: Key) -> &'static str {
         Key::Prefix(k) => prefix::template(k),
         Key::Path(k) => path::template(k),
         Key::Campaign(k) => campaign::template(k),
+        Key::Report(k) => report::template(k),
+        Key::Compare(k) => compare::template(k),
+        Key::Hops(k) => hops::template(k),
+        Key::Sweep(k) => sweep::template(k),
+        Key::Import(k) => import::template(k),
+        Key::Markdown(k) => markdown::template(k),
     }
 }

@@ -17,6 +17,8 @@ use super::Report;
 pub use crate::config::page_config::{DEFAULT_ROUNDS_PER_LEVEL, MAX_LEVEL, MAX_LEVELS, MAX_ROUNDS_PER_LEVEL};
 use crate::findings::campaign::browser_connection_limit;
 use crate::findings::Finding;
+use crate::i18n::keys::SweepKey as K;
+use crate::i18n::{Said, Text};
 use crate::stats::{median, percentile};
 use crate::text::ms;
 use crate::verdict::Verdict;
@@ -69,8 +71,11 @@ pub struct SweepReport {
     pub knee: Option<u32>,
     /// The figures the knee was read from.
     pub knee_rule: Option<KneeRule>,
-    /// One sentence on what the sweep found.
+    /// One sentence on what the sweep found (in English, or the language of [`SweepReport::localize`]).
     pub summary: String,
+    /// The summary as a catalogue text, to say it in another language; not serialised.
+    #[serde(skip)]
+    pub summary_words: Said,
     /// Findings about the sweep as a whole (`browser_connection_limit`), then every finding code of the
     /// runs the browser sent at once (a held run's own findings describe the browser's queue), once.
     pub findings: Vec<Finding>,
@@ -125,8 +130,8 @@ impl SweepReport {
         let verdict = levels
             .first()
             .map_or(Verdict::Failed, |l| super::runs::most_frequent_verdict(l.runs.iter().map(|r| r.verdict)));
-        let summary = sentence(&sweep, knee, knee_rule.as_ref());
-        SweepReport { verdict, sweep, knee, knee_rule, summary, findings, per_level: setup.per_level }
+        let (summary, summary_words) = Said::english(sentence(&sweep, knee, knee_rule.as_ref()));
+        SweepReport { verdict, sweep, knee, knee_rule, summary, summary_words, findings, per_level: setup.per_level }
     }
 }
 
@@ -153,39 +158,27 @@ fn summarise(level: &Level, server_ttfts: Vec<f64>) -> LevelSummary {
 }
 
 /// The sweep in one sentence.
-fn sentence(sweep: &[LevelSummary], knee: Option<u32>, rule: Option<&KneeRule>) -> String {
+fn sentence(sweep: &[LevelSummary], knee: Option<u32>, rule: Option<&KneeRule>) -> Text {
     let (Some(first), Some(rule)) = (sweep.first(), rule) else {
-        return "No level produced a first token, so there is no knee to read.".into();
+        return Text::msg(K::NoKneeToRead);
     };
     let queued = sweep.iter().any(|s| s.browser_queued > 0);
-    let browser = if queued {
-        format!(
-            " Above {HTTP1_CONNECTIONS_PER_ORIGIN} streams the browser itself held requests back (HTTP/1.1): that wait is \
-             left out of the knee."
-        )
-    } else {
-        String::new()
+    let browser = if queued { Text::msg(K::BrowserHeld).count("n", HTTP1_CONNECTIONS_PER_ORIGIN) } else { Text::empty() };
+    let said = match knee.and_then(|k| sweep.iter().find(|s| s.level == k)) {
+        Some(at) => Text::msg(K::KneeAt)
+            .count("level", at.level as usize)
+            .with("at", ms(at.server_ttft_p50_ms.unwrap_or(f64::NAN)))
+            .with("baseline", ms(rule.baseline_p50_ms))
+            .count("first", first.level as usize)
+            .with("threshold", ms(rule.threshold_ms))
+            .count("runs", first.runs),
+        None => Text::msg(K::NoKnee)
+            .count("last", sweep.last().map_or(first.level, |s| s.level) as usize)
+            .with("threshold", ms(rule.threshold_ms))
+            .with("baseline", ms(rule.baseline_p50_ms))
+            .count("first", first.level as usize),
     };
-    match knee.and_then(|k| sweep.iter().find(|s| s.level == k)) {
-        Some(at) => format!(
-            "The server starts queueing at {} streams at once: TTFT p50 {} there against {} at {} (more than {} above, \
-             the spread of {} runs at level {}).{browser}",
-            at.level,
-            ms(at.server_ttft_p50_ms.unwrap_or(f64::NAN)),
-            ms(rule.baseline_p50_ms),
-            first.level,
-            ms(rule.threshold_ms),
-            first.runs,
-            first.level,
-        ),
-        None => format!(
-            "No knee up to {} streams at once: TTFT p50 stays within {} of the {} measured at {}.{browser}",
-            sweep.last().map_or(first.level, |s| s.level),
-            ms(rule.threshold_ms),
-            ms(rule.baseline_p50_ms),
-            first.level,
-        ),
-    }
+    said.then(browser)
 }
 
 #[cfg(test)]

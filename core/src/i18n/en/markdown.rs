@@ -1,0 +1,50 @@
+//! English words of the Markdown summary.
+
+use crate::i18n::keys::MarkdownKey;
+
+/// The English template of `key`.
+pub fn template(key: MarkdownKey) -> &'static str {
+    match key {
+        MarkdownKey::Heading => "streamscope report",
+        MarkdownKey::Verdict => "Verdict: {verdict}",
+        MarkdownKey::Metric => "metric",
+        MarkdownKey::Value => "value",
+        MarkdownKey::Headers => "headers",
+        MarkdownKey::Ttfb => "TTFB",
+        MarkdownKey::Ttft => "TTFT",
+        MarkdownKey::Tpot => "TPOT",
+        MarkdownKey::Itl => "ITL p50 / p90 / max",
+        MarkdownKey::Total => "total",
+        MarkdownKey::EventsReads => "content events / reads",
+        MarkdownKey::HttpStatus => "HTTP status",
+        MarkdownKey::Format => "format",
+        MarkdownKey::Finding => "**{title}**: {detail}",
+        MarkdownKey::Fix => " Fix: {fix}",
+        MarkdownKey::RepeatIntro => "{n} runs of one target.",
+        MarkdownKey::Target => "target",
+        MarkdownKey::VerdictColumn => "verdict",
+        MarkdownKey::TtftMedianMs => "TTFT ms (median)",
+        MarkdownKey::TpotMs => "TPOT ms",
+        MarkdownKey::TotalMs => "total ms",
+        MarkdownKey::Runs => "runs",
+        MarkdownKey::Cache => "Prompt cache over runs: {hit} hit / {miss} miss tokens{ratio}.",
+        MarkdownKey::CacheRatio => " ({percent} hit)",
+        MarkdownKey::Warm => "Warm runs ({n}): {percent} hit; TTFT cold {cold}, warm {warm}.",
+        MarkdownKey::SweepIntro => "Concurrency sweep, {rounds} rounds per level. {summary}",
+        MarkdownKey::StreamsAtOnce => "streams at once",
+        MarkdownKey::TtftP50 => "TTFT p50",
+        MarkdownKey::TtftP95 => "TTFT p95",
+        MarkdownKey::TpotP50 => "TPOT p50",
+        MarkdownKey::TotalP50 => "total p50",
+        MarkdownKey::Errors => "errors",
+        MarkdownKey::HeldByBrowser => "held by the browser",
+        MarkdownKey::Knee => " (knee)",
+        MarkdownKey::HopsIntro => "Hop ladder. {summary}",
+        MarkdownKey::Hop => "hop",
+        MarkdownKey::Url => "URL",
+        MarkdownKey::EventsPerRead => "events per read",
+        MarkdownKey::Findings => "findings",
+        MarkdownKey::FirstChange => " (first change)",
+        MarkdownKey::SideFindings => "Findings {side}:",
+    }
+}

@@ -1,0 +1,12 @@
+//! Keys of the words the report's files share: the verdicts' names and the connection-cost note ([`crate::report`]).
+
+key_group! {
+    /// A message of [`crate::report`].
+    pub enum ReportKey {
+        VerdictStreaming,
+        VerdictBuffered,
+        VerdictCollected,
+        VerdictFailed,
+        ConnectionUnavailable,
+    }
+}

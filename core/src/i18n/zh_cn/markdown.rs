@@ -1,0 +1,50 @@
+//! Chinese (zh-CN) words of the Markdown summary.
+
+use crate::i18n::keys::MarkdownKey;
+
+/// The Chinese template of `key`.
+pub fn template(key: MarkdownKey) -> &'static str {
+    match key {
+        MarkdownKey::Heading => "streamscope 报告",
+        MarkdownKey::Verdict => "结论：{verdict}",
+        MarkdownKey::Metric => "指标",
+        MarkdownKey::Value => "数值",
+        MarkdownKey::Headers => "响应头",
+        MarkdownKey::Ttfb => "首字节时间 TTFB",
+        MarkdownKey::Ttft => "首字延迟 TTFT",
+        MarkdownKey::Tpot => "每 token 输出时间 TPOT",
+        MarkdownKey::Itl => "token 间隔 ITL p50 / p90 / max",
+        MarkdownKey::Total => "总耗时",
+        MarkdownKey::EventsReads => "内容事件 / 读取次数",
+        MarkdownKey::HttpStatus => "HTTP 状态码",
+        MarkdownKey::Format => "流格式",
+        MarkdownKey::Finding => "**{title}**：{detail}",
+        MarkdownKey::Fix => "修复方法：{fix}",
+        MarkdownKey::RepeatIntro => "对同一目标运行了 {n} 次。",
+        MarkdownKey::Target => "目标",
+        MarkdownKey::VerdictColumn => "结论",
+        MarkdownKey::TtftMedianMs => "首字延迟 TTFT ms（中位数）",
+        MarkdownKey::TpotMs => "每 token 输出时间 TPOT ms",
+        MarkdownKey::TotalMs => "总耗时 ms",
+        MarkdownKey::Runs => "运行次数",
+        MarkdownKey::Cache => "各次运行合计的前缀缓存：命中 {hit} 个 token，未命中 {miss} 个{ratio}。",
+        MarkdownKey::CacheRatio => "（命中率 {percent}）",
+        MarkdownKey::Warm => "热运行（{n} 次）：前缀缓存命中率 {percent}；首字延迟冷启动 {cold}，热运行 {warm}。",
+        MarkdownKey::SweepIntro => "并发扫描，每个并发级别 {rounds} 轮。{summary}",
+        MarkdownKey::StreamsAtOnce => "并发数",
+        MarkdownKey::TtftP50 => "首字延迟 p50",
+        MarkdownKey::TtftP95 => "首字延迟 p95",
+        MarkdownKey::TpotP50 => "每 token 输出时间 p50",
+        MarkdownKey::TotalP50 => "总耗时 p50",
+        MarkdownKey::Errors => "错误数",
+        MarkdownKey::HeldByBrowser => "被浏览器压住",
+        MarkdownKey::Knee => "（拐点）",
+        MarkdownKey::HopsIntro => "逐跳测量。{summary}",
+        MarkdownKey::Hop => "跳",
+        MarkdownKey::Url => "请求地址",
+        MarkdownKey::EventsPerRead => "每次读取的事件数",
+        MarkdownKey::Findings => "发现",
+        MarkdownKey::FirstChange => "（首个变化）",
+        MarkdownKey::SideFindings => "{side} 的发现：",
+    }
+}
