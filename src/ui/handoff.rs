@@ -9,17 +9,19 @@ use streamscope_core::report::export::{import, Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::lang::{chosen_getter, lang_getter};
 use super::query::page_origin;
+use streamscope_core::config::page_config::PageConfig;
 use super::session::Session;
 
 /// The export of what the session shows now.
-fn current_export(session: Session) -> Option<Export> {
+fn current_export(session: Session, lang: Lang) -> Option<Export> {
     let report = session.campaign.get_untracked()?;
     let runs = session
         .records
         .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, group: r.group, trace: r.trace.clone() }).collect());
     let config = session.config.get_untracked().map(|c| c.redacted());
-    Some(Export::new(config, &report, runs, Lang::En))
+    Some(Export::new(config, &report, runs, lang))
 }
 
 /// Offers `text` as a file download.
@@ -65,11 +67,18 @@ fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
 /// Share and import.
 #[component]
 pub fn Handoff(session: Session) -> impl IntoView {
-    let markdown = move || session.campaign.with(|c| c.as_ref().map(|c| campaign_markdown(c, Lang::En)).unwrap_or_default());
+    let (lang, chosen) = (lang_getter(), chosen_getter());
+    let markdown = move || {
+        let lang = lang();
+        session.campaign.with(|c| c.as_ref().map(|c| campaign_markdown(c, lang)).unwrap_or_default())
+    };
+    // The language chosen on the page (after the run, too) rides in the link; the browser's own does not.
     let permalink = move || {
+        let chosen = chosen();
         session.config.with(|c| {
             c.as_ref().map(|c| {
                 let path = window().location().pathname().unwrap_or_else(|_| "/".into());
+                let c = PageConfig { lang: chosen.or(c.lang), ..c.clone() };
                 format!("{}{path}?{}", page_origin(), c.to_query())
             })
         })
@@ -88,7 +97,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
         }
         Err(message) => note.set(message),
     };
-    let export_json = move |_| match current_export(session) {
+    let export_json = move |_| match current_export(session, lang()) {
         Some(export) => {
             let result = download("streamscope-report.json", &export.to_json_pretty());
             note.set(match result {
@@ -132,7 +141,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         prop:value=move || {
                             // Built only while open: an export with long traces is large.
                             session.campaign.track();
-                            if export_open.get() { current_export(session).map(|e| e.to_json_pretty()).unwrap_or_default() } else { String::new() }
+                            if export_open.get() { current_export(session, lang()).map(|e| e.to_json_pretty()).unwrap_or_default() } else { String::new() }
                         }
                     ></textarea>
                 </details>

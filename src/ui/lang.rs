@@ -21,6 +21,11 @@ impl UiLang {
         self.chosen.get().unwrap_or(self.browser)
     }
 
+    /// The language chosen by the link or the switcher, if any (tracked): what a permalink carries.
+    pub fn chosen(&self) -> Option<Lang> {
+        self.chosen.get()
+    }
+
     /// Speaks `lang` from now on.
     pub fn set(&self, lang: Lang) {
         self.chosen.set(Some(lang));
@@ -57,6 +62,19 @@ pub fn use_lang() -> Lang {
     use_context::<UiLang>().map_or(Lang::En, |l| l.get())
 }
 
+/// The page's language as a `Copy` getter, for event handlers (which run outside any owner, where a
+/// context lookup finds nothing): call it while building the component.
+pub fn lang_getter() -> impl Fn() -> Lang + Copy {
+    let lang = use_context::<UiLang>();
+    move || lang.map_or(Lang::En, |l| l.get())
+}
+
+/// The language a permalink carries (the explicit choice only), as a `Copy` getter like [`lang_getter`].
+pub fn chosen_getter() -> impl Fn() -> Option<Lang> + Copy {
+    let lang = use_context::<UiLang>();
+    move || lang.and_then(|l| l.chosen())
+}
+
 /// A word of the page in its language now (tracked).
 pub fn say(key: UiKey) -> String {
     Text::msg(key).render(use_lang())
@@ -66,7 +84,7 @@ pub fn say(key: UiKey) -> String {
 #[component]
 pub fn LangSwitch() -> impl IntoView {
     let lang = use_context::<UiLang>();
-    let current = move || lang.map_or(Lang::En, |l| l.get());
+    let current = lang_getter();
     view! {
         <label class="lang-switch">
             <span class="visually-hidden">{move || say(UiKey::LanguageLabel)}</span>

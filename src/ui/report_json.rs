@@ -3,18 +3,20 @@
 
 use leptos::prelude::*;
 
-use streamscope_core::i18n::Lang;
 use streamscope_core::report::export::report_json_text;
 
+use super::lang::lang_getter;
 use super::session::Session;
 
 /// The JSON report element, always present and visible so automation can read it.
 #[component]
 pub fn ReportJson(session: Session) -> impl IntoView {
     // An import says so in the contract too: `imported: true` and `imported_from` at the top.
+    // Its texts in the page's language, which `lang` says; codes, fields and numbers never change with it.
+    let lang = lang_getter();
     let json = move || {
-        let imported = session.imported.get();
-        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported, Lang::En)).unwrap_or_default())
+        let (imported, lang) = (session.imported.get(), lang());
+        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported, lang)).unwrap_or_default())
     };
     view! {
         <section class="card report" aria-label="Report JSON">
