@@ -12,8 +12,14 @@ use streamscope_e2e::{encode_component, with_page, Check, Outcomes, Page};
 
 /// The reference schedule: 50 tokens, 20 ms apart, the first after 300 ms.
 const REFERENCE: &str = "tokens=50&cadence_ms=20&first_ms=300";
-/// How far a directly measured TTFT may sit from the schedule on a loaded 2-core machine.
-const TTFT_SLACK_MS: f64 = 25.0;
+/// How far before the schedule a directly measured TTFT may sit (timer and clock granularity only: the
+/// page cannot see a token before the lab writes it).
+const TTFT_EARLY_SLACK_MS: f64 = 25.0;
+/// How far after the schedule it may sit on a loaded 2-core machine: lateness is one-sided (the lab's
+/// timer and the browser's task queue both wait for a core). Seen in CI with seven compilers running
+/// beside it (load average 15): 329.3 and 329.5 ms, against 305-322 ms on a quieter machine. Still far
+/// from what a wrong TTFT would read (the role chunk at ~10 ms, or a held stream at ~1,300 ms).
+const TTFT_LATE_SLACK_MS: f64 = 60.0;
 /// How far TPOT may sit from the 20 ms cadence.
 const TPOT_SLACK_MS: f64 = 3.0;
 
@@ -37,7 +43,7 @@ fn on_schedule(name: &str, report: &serde_json::Value, dialect: &str, n_source: 
     let mut check = Check::new(name, report);
     check
         .verdict("streaming")
-        .near("ttft_ms", 300.0, TTFT_SLACK_MS)
+        .between("ttft_ms", 300.0 - TTFT_EARLY_SLACK_MS, 300.0 + TTFT_LATE_SLACK_MS)
         .near("tpot_ms", 20.0, TPOT_SLACK_MS)
         .that(report["dialect"] == dialect, || {
             format!("dialect {}, expected {dialect}", report["dialect"])
