@@ -21,8 +21,10 @@ pub(crate) struct Browser {
 }
 
 impl Browser {
-    /// Opens a session on `CHROMIUM` (default `/usr/bin/chromium`) through `driver`.
-    pub async fn open(driver: &Driver) -> Result<Self, String> {
+    /// Opens a session on `CHROMIUM` (default `/usr/bin/chromium`) through `driver`, in the machine's
+    /// locale, or with `locale` (a BCP 47 tag such as `zh-CN`) as the browser's language and the first of
+    /// its `navigator.languages`.
+    pub async fn open(driver: &Driver, locale: Option<&str>) -> Result<Self, String> {
         let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         let profile_dir = fresh_profile_dir()
             .map_err(|err| format!("cannot create a browser profile dir: {err}"))?;
@@ -49,10 +51,16 @@ impl Browser {
             format!("--log-net-log={}", profile_dir.join(NETLOG_FILE).display()),
             "--net-log-capture-mode=Default".to_string(),
         ])
+        .chain(locale.map(|l| format!("--lang={l}")))
         .collect::<Vec<_>>();
+        let mut options = json!({ "binary": binary, "args": args });
+        if let Some(locale) = locale {
+            // `navigator.languages` comes from the profile's Accept-Language list, not from --lang.
+            options["prefs"] = json!({ "intl.accept_languages": locale });
+        }
         let capabilities = json!({
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": binary, "args": args },
+            "goog:chromeOptions": options,
         });
         let serde_json::Value::Object(capabilities) = capabilities else {
             unreachable!("a JSON object")

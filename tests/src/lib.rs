@@ -63,7 +63,19 @@ where
 {
     let _serial = SERIAL.lock().await;
     let lab_addr = lab::shared(dist::dist_dir());
-    in_browser(lab_addr, scenario).await;
+    in_browser(lab_addr, None, scenario).await;
+}
+
+/// Like [`with_page`], in a browser whose language is `locale` (`zh-CN`): its `navigator.languages`
+/// starts with it.
+pub async fn with_page_in_locale<F, Fut>(locale: &str, scenario: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let _serial = SERIAL.lock().await;
+    let lab_addr = lab::shared(dist::dist_dir());
+    in_browser(lab_addr, Some(locale), scenario).await;
 }
 
 /// Like [`with_page`], with nginx started in front of the lab (every [`Proxy`] on its own port) for
@@ -80,7 +92,7 @@ where
         .unwrap_or_else(|err| panic!("{err}"));
     let proxies = nginx.proxies();
     // A panic re-raised here unwinds through `nginx`, whose drop stops it and waits for it.
-    in_browser(lab_addr, move |page| scenario(page, proxies)).await;
+    in_browser(lab_addr, None, move |page| scenario(page, proxies)).await;
     drop(nginx);
 }
 
@@ -119,7 +131,7 @@ pub fn built_page_dir() -> std::path::PathBuf {
     dist::dist_dir()
 }
 
-async fn in_browser<F, Fut>(lab_addr: SocketAddr, scenario: F)
+async fn in_browser<F, Fut>(lab_addr: SocketAddr, locale: Option<&str>, scenario: F)
 where
     F: FnOnce(Page) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
@@ -127,7 +139,7 @@ where
     let driver = driver::Driver::start()
         .await
         .unwrap_or_else(|err| panic!("{err}"));
-    let browser = browser::Browser::open(&driver)
+    let browser = browser::Browser::open(&driver, locale)
         .await
         .unwrap_or_else(|err| panic!("{err}"));
     let page = Page::new(browser.client.clone(), lab_addr, browser.netlog_path());
