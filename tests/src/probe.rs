@@ -7,11 +7,17 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// The whole answer (head and body) to a plain-HTTP/1.1 `GET path` on `127.0.0.1:port` (`None`: no
 /// answer within 2 s).
 pub(crate) async fn plain_get(port: u16, path: &str) -> Option<Vec<u8>> {
+    get_with(port, path, "").await
+}
+
+/// Like [`plain_get`], with `extra_headers` (whole `Name: value\r\n` lines) in the request.
+async fn get_with(port: u16, path: &str, extra_headers: &str) -> Option<Vec<u8>> {
     let probe = async {
         let mut socket = tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
             .ok()?;
-        let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra_headers}Connection: close\r\n\r\n");
         socket.write_all(request.as_bytes()).await.ok()?;
         let mut answer = Vec::new();
         socket.read_to_end(&mut answer).await.ok()?;
@@ -42,4 +48,15 @@ pub(crate) async fn head(port: u16, path: &str) -> String {
     let answer = plain_get(port, path).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&answer);
     text.split("\r\n\r\n").next().unwrap_or_default().to_string()
+}
+
+/// The head and the body bytes as sent (no decoding of any kind) of a plain `GET path` on `port` with
+/// `Accept-Encoding: accept_encoding` (none when empty); an empty head when it did not answer.
+pub(crate) async fn get_encoded(port: u16, path: &str, accept_encoding: &str) -> (String, Vec<u8>) {
+    let header = if accept_encoding.is_empty() { String::new() } else { format!("Accept-Encoding: {accept_encoding}\r\n") };
+    let answer = get_with(port, path, &header).await.unwrap_or_default();
+    match answer.windows(4).position(|w| w == b"\r\n\r\n") {
+        Some(end) => (String::from_utf8_lossy(&answer[..end]).into_owned(), answer[end + 4..].to_vec()),
+        None => (String::from_utf8_lossy(&answer).into_owned(), Vec::new()),
+    }
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Start-up benchmark (issue 13): time from navigation to an interactive form (the page's User Timing
+# mark `streamscope:ready`, set once the form is mounted with Run enabled), in headless Chromium on
+# loopback, cold (a new browser profile per sample: empty HTTP and code caches) and warm (a second
+# navigation in the same profile), with the breakdown from Navigation and Resource Timing (document,
+# JS glue, wasm fetched, ready, first paint). By default the release page is packed by
+# scripts/package.sh and served by real nginx through the shipped snippet, precompressed gzip included,
+# as in production. Prints the machine and markdown tables; also saves them to $BENCH_OUT (default:
+# $CARGO_TARGET_DIR/bench-startup.md). Paste the result into BENCHMARKS.md. Goal (issue 13): <= 300 ms cold.
+#
+#   scripts/bench-startup.sh                      # 20 samples, nginx over HTTP/1.1 (about 1 minute)
+#   scripts/bench-startup.sh --repeats 50         # more samples
+#   scripts/bench-startup.sh --via nginx-h2       # nginx over HTTP/2 + TLS; --via lab: the lab, no precompression
+#   SKIP_BUILD=1 scripts/bench-startup.sh         # reuse dist/ as it is
+#
+# A benchmark, not a test: nothing here fails on a number. Run it on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  echo "[bench] trunk build --release" >&2
+  trunk build --release >&2
+fi
+echo "[bench] building the benchmark (release)" >&2
+cargo build --release --locked -p streamscope-e2e --example bench_startup >&2
+
+out="${BENCH_OUT:-$CARGO_TARGET_DIR/bench-startup.md}"
+table="$(mktemp)"
+trap 'rm -f "$table"' EXIT
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+STREAMSCOPE_DIST="$PWD/dist" "$CARGO_TARGET_DIR/release/examples/bench_startup" "$@" >"$table"
+
+{
+  echo "### $(date -u +%Y-%m-%d) on $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
+  echo
+  echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(chromium --version 2>/dev/null | tr -d '\n' | sed 's/^\[.*\]\s*//'), $(nginx -v 2>&1 | sed 's|^nginx version: ||'), load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+  echo
+  echo "Command: \`scripts/bench-startup.sh${*:+ $*}\`"
+  echo
+  cat "$table"
+} | tee "$out"
+echo "[bench] saved to $out" >&2
