@@ -50,13 +50,39 @@ pub(crate) async fn head(port: u16, path: &str) -> String {
     text.split("\r\n\r\n").next().unwrap_or_default().to_string()
 }
 
-/// The head and the body bytes as sent (no decoding of any kind) of a plain `GET path` on `port` with
-/// `Accept-Encoding: accept_encoding` (none when empty); an empty head when it did not answer.
+/// The head and the body of a plain `GET path` on `port` with `Accept-Encoding: accept_encoding` (none
+/// when empty): the body as the server encoded it (`Content-Encoding` left as it is), only unframed
+/// when it came `Transfer-Encoding: chunked`; an empty head when it did not answer.
 pub(crate) async fn get_encoded(port: u16, path: &str, accept_encoding: &str) -> (String, Vec<u8>) {
     let header = if accept_encoding.is_empty() { String::new() } else { format!("Accept-Encoding: {accept_encoding}\r\n") };
     let answer = get_with(port, path, &header).await.unwrap_or_default();
-    match answer.windows(4).position(|w| w == b"\r\n\r\n") {
-        Some(end) => (String::from_utf8_lossy(&answer[..end]).into_owned(), answer[end + 4..].to_vec()),
-        None => (String::from_utf8_lossy(&answer).into_owned(), Vec::new()),
+    let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return (String::from_utf8_lossy(&answer).into_owned(), Vec::new());
+    };
+    let head = String::from_utf8_lossy(&answer[..end]).into_owned();
+    let body = &answer[end + 4..];
+    let chunked = head.lines().any(|line| {
+        line.split_once(':').is_some_and(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("transfer-encoding") && value.trim().eq_ignore_ascii_case("chunked")
+        })
+    });
+    let body = if chunked { dechunked(body) } else { body.to_vec() };
+    (head, body)
+}
+
+/// The data of a `Transfer-Encoding: chunked` body (what stands after a malformed size line is dropped).
+fn dechunked(mut body: &[u8]) -> Vec<u8> {
+    let mut data = Vec::new();
+    while let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size_text = String::from_utf8_lossy(&body[..line_end]);
+        let size_hex = size_text.split(';').next().unwrap_or_default().trim();
+        let Ok(size) = usize::from_str_radix(size_hex, 16) else { break };
+        let start = line_end + 2;
+        if size == 0 || body.len() < start + size {
+            break;
+        }
+        data.extend_from_slice(&body[start..start + size]);
+        body = body.get(start + size + 2..).unwrap_or_default();
     }
+    data
 }
