@@ -61,7 +61,9 @@ const resource = match => {
   const nav = performance.getEntriesByType('navigation')[0];
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   const file = path => path.split('/').pop();
+  const starts = performance.getEntriesByType('resource').map(r => r.startTime);
   done({
+    first_request_ms: starts.length ? Math.min(...starts) : null,
     ready_ms: mark ? mark.startTime : null,
     run_enabled: !!document.querySelector('[data-testid="run"]:not([disabled])'),
     document: { response_start_ms: nav.responseStart, response_end_ms: nav.responseEnd,
@@ -199,12 +201,14 @@ fn kb(value: Option<f64>) -> String {
 }
 
 /// What each breakdown row is, and where it is in a sample.
-const BREAKDOWN: [(&str, &str); 7] = [
+const BREAKDOWN: [(&str, &str); 9] = [
     ("document responseEnd (index.html in)", "/document/response_end_ms"),
+    ("first file requested (style, boot.js, glue, wasm preload)", "/first_request_ms"),
     ("boot.js responseEnd", "/boot/response_end_ms"),
     ("JS glue responseEnd", "/glue/response_end_ms"),
-    ("wasm requested (startTime)", "/wasm/start_ms"),
+    ("wasm responseStart (first byte)", "/wasm/response_start_ms"),
     ("wasm responseEnd (fetched)", "/wasm/response_end_ms"),
+    ("load event end", "/document/load_ms"),
     ("**ready mark (Run enabled)**", "/ready_ms"),
     ("first contentful paint", "/fcp_ms"),
 ];
