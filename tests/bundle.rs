@@ -58,6 +58,15 @@ async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &st
     check.that(json["measured_in"] == "worker", || {
         format!("measured_in {}, expected \"worker\" (the worker loads from the sub-path)", json["measured_in"])
     });
+    // The start-up mark of the automation contract, set once (the run that followed did not set it again).
+    let marks = page
+        .client()
+        .execute("return performance.getEntriesByName('streamscope:ready').map(e => e.startTime);", vec![])
+        .await
+        .unwrap_or_else(|err| panic!("reading the ready mark: {err}"));
+    check.that(marks.as_array().is_some_and(|m| m.len() == 1 && m[0].as_f64().is_some_and(|t| t > 0.0)), || {
+        format!("performance marks 'streamscope:ready': {marks}, expected one")
+    });
     let next_hop = json["connection"]["next_hop_protocol"].clone();
     check.that(next_hop == protocol, || format!("connection.next_hop_protocol {next_hop}, expected {protocol:?}"));
 
