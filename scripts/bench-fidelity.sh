@@ -13,23 +13,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  echo "[bench] trunk build --release" >&2
-  trunk build --release >&2
-fi
-echo "[bench] building the benchmark (release)" >&2
-cargo build --release --locked -p streamscope-e2e --example bench_fidelity >&2
-
-out="${BENCH_OUT:-$CARGO_TARGET_DIR/bench-fidelity.md}"
-table="$(mktemp)"
-trap 'rm -f "$table"' EXIT
-STREAMSCOPE_DIST="$PWD/dist" "$CARGO_TARGET_DIR/release/examples/bench_fidelity" "$@" >"$table"
-
-{
-  echo "### $(date -u +%Y-%m-%d) on $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
-  echo
-  echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(chromium --version 2>/dev/null | tr -d '\n' | sed 's/^\[.*\]\s*//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo
-  cat "$table"
-} | tee "$out"
-echo "[bench] saved to $out" >&2
+source scripts/bench-lib.sh
+bench_run bench-fidelity bench_fidelity "$@"

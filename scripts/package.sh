@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Packs the release page with its server snippets into streamscope-<version>.tar.gz (version from the
 # workspace Cargo.toml) and prints the tarball's path. Inside, one folder streamscope-<version>/:
-#   site/                    the bundle (every URL relative to the page: serve it from any path)
+#   site/                    the bundle (every URL relative to the page: serve it from any path), with
+#                            a precompressed NAME.gz and NAME.br next to each wasm, js, css, html and
+#                            json file (for nginx gzip_static / brotli_static, Caddy `precompressed`)
 #   nginx/streamscope.conf   nginx locations: the bundle under /tools/streamscope/, /v1/ streamed to the API
 #   caddy/Caddyfile          the same for Caddy
 #   README.md                how to put it next to your API
@@ -12,7 +14,8 @@
 #               `trunk build --release` and package dist/)
 #   --out DIR   where the tarball goes (default: package/ in the repository)
 # Idempotent: the same build gives the same tarball, byte for byte (sorted entries, fixed owners and
-# times from the last commit, gzip without a timestamp); an earlier tarball of the version is replaced.
+# times from the last commit, gzip without a name or timestamp, brotli's output is a function of its
+# input); an earlier tarball of the version is replaced. Needs gzip and brotli (scripts/setup.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -49,6 +52,7 @@ if grep -Eq '(src|href|data-js|data-wasm)="/' "$dist/index.html"; then
   fail "$dist/index.html refers to files at the origin's root (\"/…\"): rebuild it with trunk build --release (Trunk.toml has public_url = \"./\")"
 fi
 [ -f "$dist/streamscope-worker_loader.js" ] || fail "no streamscope-worker_loader.js in '$dist': not a streamscope build"
+command -v brotli >/dev/null 2>&1 || fail "brotli is missing (apt-get install brotli; scripts/setup.sh installs it)"
 
 name="streamscope-$version"
 mkdir -p "$out"
@@ -60,6 +64,14 @@ trap 'rm -rf "$stage"' EXIT
 top="$stage/$name"
 mkdir -p "$top/site" "$top/nginx" "$top/caddy"
 cp -R "$dist/." "$top/site/"
+# Precompressed copies of the files that compress (wasm, glue, style, page), so that servers send them
+# as they are instead of compressing per request: gzip -9 without name or time (-n), brotli at its best
+# quality (11). Already compressed formats (images, fonts, .gz, .br) are left alone.
+find "$top/site" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.json' \) -print0 |
+  while IFS= read -r -d '' file; do
+    gzip -9 -n -c -- "$file" >"$file.gz"
+    brotli -q 11 -c -- "$file" >"$file.br"
+  done
 cp "$ROOT/deploy/nginx/streamscope.conf" "$top/nginx/streamscope.conf"
 cp "$ROOT/deploy/caddy/Caddyfile" "$top/caddy/Caddyfile"
 cp "$ROOT/deploy/README.md" "$top/README.md"

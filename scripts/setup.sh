@@ -26,6 +26,8 @@ need openssl openssl
 # The bundle test serves the page through the Caddy snippet in deploy/caddy (Debian 12: Caddy 2.6.2).
 need caddy caddy
 need npm npm
+# scripts/package.sh ships a .br next to each compressible file of the bundle (gzip is in every Debian).
+need brotli brotli
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

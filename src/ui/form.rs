@@ -338,6 +338,8 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
     let run = move |_| {
         session.start_campaign(form.config(), plan_from_form(&form));
     };
+    // User Timing mark `streamscope:ready` once the form is mounted with Run enabled (README, automation contract).
+    Effect::new(move |_| if !untrack(|| session.running()) { let _ = window().performance().map(|p| p.mark("streamscope:ready")); });
     view! {
         <section class="card form" aria-label="Request">
             <div class="tabs" role="tablist">

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::daemon::{self, fresh_dir, Daemon, STDERR_LOG};
 use crate::ports::free_ports;
-use crate::probe::{answers_200, head};
+use crate::probe::{answers_200, get_encoded, head};
 
 const READY_LIMIT: Duration = Duration::from_secs(15);
 /// The filled-in snippet's name in Caddy's directory.
@@ -64,6 +64,12 @@ impl SiteCaddy {
     /// The head of Caddy's answer to `GET path` (empty when it did not answer).
     pub async fn head(&self, path: &str) -> String {
         head(self.port, path).await
+    }
+
+    /// The head and the raw body bytes of the plain-HTTP answer to `GET path` with `Accept-Encoding:
+    /// accept_encoding` (none when empty): what a client that does not decode receives.
+    pub async fn get_encoded(&self, path: &str, accept_encoding: &str) -> (String, Vec<u8>) {
+        get_encoded(self.port, path, accept_encoding).await
     }
 }
 

@@ -125,6 +125,12 @@ where
     drop(nginx);
 }
 
+/// The shared lab's address (it serves the built page and the reference streams), started on first
+/// use: for a server a tool puts in front of it before opening browsers with [`with_page`].
+pub fn shared_lab() -> SocketAddr {
+    lab::shared(dist::dist_dir())
+}
+
 /// The built page's directory (`STREAMSCOPE_DIST`, default `<workspace>/dist`); panics with the build
 /// command when it holds no `index.html`.
 pub fn built_page_dir() -> std::path::PathBuf {

@@ -1,8 +1,9 @@
 //! Real nginx serving the release package the way its shipped snippet says: two `server` blocks on
 //! free 127.0.0.1 ports, one plain HTTP/1.1 and one HTTP/2 over TLS (the self-signed certificate of
 //! `tls.rs`), each holding nothing but Debian's `mime.types` (which the snippet asks the server block
-//! for) and an `include` of the filled-in `nginx/streamscope.conf`. Stopped and removed on drop
-//! (`daemon.rs`).
+//! for) and an `include` of the filled-in `nginx/streamscope.conf`, under an `http` block that gzips
+//! text itself, event streams included (as a server tuned for size does: the snippet's `/v1/` must
+//! stream uncompressed all the same). Stopped and removed on drop (`daemon.rs`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -11,12 +12,14 @@ use crate::daemon::{Daemon, STDERR_LOG};
 use crate::nginx::{fresh_prefix, launch, nginx_program};
 use crate::nginx_conf::http_head;
 use crate::ports::free_ports;
-use crate::probe::{answers_200, head, speaks_tls};
+use crate::probe::{answers_200, get_encoded, head, speaks_tls};
 use crate::tls::{self, CERT_FILE, KEY_FILE};
 
 const READY_LIMIT: Duration = Duration::from_secs(15);
 /// Debian's MIME map (it has `application/wasm`); the snippet relies on the server block's one.
 const MIME_TYPES: &str = "/etc/nginx/mime.types";
+/// What the `http` block around the snippet compresses (besides `text/html`, which nginx always does).
+const GZIPPED_TYPES: &str = "text/event-stream application/json text/plain text/css application/javascript";
 /// The filled-in snippet's name in the prefix.
 const SNIPPET_FILE: &str = "streamscope.conf";
 
@@ -75,6 +78,12 @@ impl SiteNginx {
     pub async fn head(&self, path: &str) -> String {
         head(self.http_port, path).await
     }
+
+    /// The head and the raw body bytes of the plain-HTTP answer to `GET path` with `Accept-Encoding:
+    /// accept_encoding` (none when empty): what a client that does not decode receives.
+    pub async fn get_encoded(&self, path: &str, accept_encoding: &str) -> (String, Vec<u8>) {
+        get_encoded(self.http_port, path, accept_encoding).await
+    }
 }
 
 /// The whole `nginx.conf`: the harness's head, then the two servers around the snippet.
@@ -84,6 +93,9 @@ fn render(prefix: &Path, http_port: u16, https_port: u16) -> String {
     conf.push_str(&format!(
         "    include {MIME_TYPES};\n    \
              default_type application/octet-stream;\n    \
+             # Compression on for text, event streams too, outside the snippet\n    \
+             gzip on;\n    \
+             gzip_types {GZIPPED_TYPES};\n    \
              # The shipped snippet over HTTP/1.1\n    \
              server {{\n        \
                  listen 127.0.0.1:{http_port};\n        \
