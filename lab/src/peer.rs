@@ -3,11 +3,21 @@
 //!
 //! It is the yardstick the page is compared with (`streamscope-peer`, `scripts/bench-fidelity.sh`):
 //! nothing between the socket and the clock but one `read()` call, so what it sees is what the network
-//! delivered. It de-chunks the body, splits SSE events on blank lines, and reads from each `data:` JSON
-//! only `choices[0].delta.content` (a content event when non-empty) and the lab's `server_ms`.
+//! delivered. [`Receiver`] de-chunks the body ([`body`]), splits SSE events on blank lines and reads from
+//! each `data:` JSON only `choices[0].delta.content` (a content event when non-empty) and the lab's
+//! `server_ms` ([`events`]). [`curl`] is a second peer: `curl --trace-time --trace` on the same URL, its
+//! `<= Recv` records fed to the same [`Receiver`].
 //!
 //! Cost: each byte is scanned once for chunk framing and once for event boundaries; every read and
-//! every event is kept (a 100,000-event stream is a few MB).
+//! every event is kept (a 100,000-event stream is a few MB; with [`PeerRequest::keep_body`] the body
+//! bytes too).
+
+mod body;
+pub mod curl;
+mod events;
+mod receiver;
+
+pub use receiver::Receiver;
 
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -28,6 +38,8 @@ pub struct PeerRequest {
     pub body: Option<Vec<u8>>,
     /// Longest wait for any one `recv()`.
     pub read_timeout: Duration,
+    /// Keep every read's body bytes ([`PeerReport::body_reads`]), to analyse them later.
+    pub keep_body: bool,
 }
 
 impl PeerRequest {
@@ -39,6 +51,7 @@ impl PeerRequest {
             headers: Vec::new(),
             body: None,
             read_timeout: Duration::from_secs(120),
+            keep_body: false,
         }
     }
 }
@@ -69,11 +82,22 @@ pub struct PeerEvent {
     pub comment: bool,
 }
 
+/// The body bytes (framing removed) one read delivered, when the request asked to keep them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyRead {
+    /// When the read returned, ms after the peer's start.
+    pub at_ms: f64,
+    /// Its body bytes (at least one).
+    pub bytes: Vec<u8>,
+}
+
 /// What the peer saw.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PeerReport {
     /// HTTP status (0 when no head arrived).
     pub status: u16,
+    /// Response headers, names lower-cased, in order.
+    pub headers: Vec<(String, String)>,
     /// `connect()` returned.
     pub connect_ms: Option<f64>,
     /// The request's last byte was written.
@@ -92,6 +116,8 @@ pub struct PeerReport {
     pub reads: Vec<PeerRead>,
     /// Every SSE event, in order.
     pub events: Vec<PeerEvent>,
+    /// Every read's body bytes, when [`PeerRequest::keep_body`] (else empty).
+    pub body_reads: Vec<BodyRead>,
     /// Bytes after the last blank line when the body ended (an unterminated line).
     pub trailing_bytes: usize,
     /// What went wrong, if anything.
@@ -170,14 +196,10 @@ fn round3(ms: f64) -> f64 {
 
 /// Sends `request` and records the response until the server closes (or the body ends).
 pub fn run(request: &PeerRequest) -> PeerReport {
-    let mut report = PeerReport::default();
-    if let Err(err) = run_into(request, &mut report) {
-        report.error = Some(err);
-    }
-    report
+    run_socket(request).unwrap_or_else(|err| PeerReport { error: Some(err), ..PeerReport::default() })
 }
 
-fn run_into(request: &PeerRequest, report: &mut PeerReport) -> Result<(), String> {
+fn run_socket(request: &PeerRequest) -> Result<PeerReport, String> {
     let target = Target::parse(&request.url)?;
     let addr = (target.host.as_str(), target.port)
         .to_socket_addrs()
@@ -189,70 +211,32 @@ fn run_into(request: &PeerRequest, report: &mut PeerReport) -> Result<(), String
     let t0 = Instant::now();
     let ms = |t: Instant| t.duration_since(t0).as_secs_f64() * 1e3;
     let mut socket = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
-    report.connect_ms = Some(ms(Instant::now()));
+    let connect_ms = ms(Instant::now());
     socket.set_nodelay(true).map_err(|e| format!("TCP_NODELAY: {e}"))?;
     socket
         .set_read_timeout(Some(request.read_timeout))
         .map_err(|e| format!("read time-out: {e}"))?;
     socket.write_all(&wire).map_err(|e| format!("send: {e}"))?;
-    report.sent_ms = Some(ms(Instant::now()));
+    let sent_ms = ms(Instant::now());
 
     let mut buffer = vec![0u8; 256 * 1024];
-    let mut head = Vec::new();
-    let mut body: Option<BodyDecoder> = None;
-    let mut events = EventSplitter::default();
-    let mut payload = Vec::new();
-    loop {
+    let mut receiver = Receiver::new(request.keep_body);
+    let error = loop {
         let n = match socket.read(&mut buffer) {
-            Ok(0) => break,
+            Ok(0) => break None,
             Ok(n) => n,
-            Err(e) => {
-                report.total_ms = Some(ms(Instant::now()));
-                return Err(format!("recv: {e}"));
-            }
+            Err(e) => break Some(format!("recv: {e}")),
         };
-        let at_ms = ms(Instant::now());
-        let mut read = PeerRead { at_ms, len_bytes: n, events: 0, content_events: 0 };
-        let mut bytes = &buffer[..n];
-        if body.is_none() {
-            head.extend_from_slice(bytes);
-            let Some(end) = find(&head, b"\r\n\r\n").map(|i| i + 4) else {
-                report.reads.push(read);
-                continue;
-            };
-            report.headers_ms = Some(at_ms);
-            let (status, decoder) = parse_head(&head[..end])?;
-            report.status = status;
-            body = Some(decoder);
-            let already = head.len() - end;
-            bytes = &buffer[n - already..n];
+        match receiver.recv(ms(Instant::now()), &buffer[..n]) {
+            Ok(false) => {}
+            Ok(true) => break None,
+            Err(e) => break Some(e),
         }
-        let decoder = body.as_mut().expect("head parsed");
-        payload.clear();
-        decoder.feed(bytes, &mut payload);
-        if !payload.is_empty() && report.ttfb_ms.is_none() {
-            report.ttfb_ms = Some(at_ms);
-        }
-        report.body_bytes += payload.len();
-        events.feed(&payload, |event| {
-            read.events += 1;
-            read.content_events += usize::from(event.content);
-            if event.content && report.ttft_ms.is_none() {
-                report.ttft_ms = Some(at_ms);
-            }
-            report.events.push(PeerEvent { arrival_ms: at_ms, ..event });
-        });
-        report.reads.push(read);
-        if decoder.done() {
-            break;
-        }
-    }
-    report.total_ms = Some(ms(Instant::now()));
-    report.trailing_bytes = events.pending();
-    if body.is_none() {
-        return Err("the connection closed before the response head".into());
-    }
-    Ok(())
+    };
+    let mut report = receiver.finish(ms(Instant::now()), error);
+    report.connect_ms = Some(connect_ms);
+    report.sent_ms = Some(sent_ms);
+    Ok(report)
 }
 
 /// Host, port and origin-form target of an `http://` URL.
@@ -309,217 +293,9 @@ fn request_bytes(request: &PeerRequest, target: &Target) -> Vec<u8> {
     bytes
 }
 
-fn parse_head(head: &[u8]) -> Result<(u16, BodyDecoder), String> {
-    let text = String::from_utf8_lossy(head);
-    let mut lines = text.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or("malformed status line")?;
-    let mut decoder = BodyDecoder::UntilClose;
-    for line in lines {
-        let Some((name, value)) = line.split_once(':') else { continue };
-        let value = value.trim();
-        if name.eq_ignore_ascii_case("transfer-encoding") && value.eq_ignore_ascii_case("chunked") {
-            decoder = BodyDecoder::Chunked(ChunkState::Size(Vec::new()));
-        } else if name.eq_ignore_ascii_case("content-length")
-            && !matches!(decoder, BodyDecoder::Chunked(_))
-        {
-            decoder = BodyDecoder::Length(value.parse().map_err(|_| "bad Content-Length")?);
-        }
-    }
-    Ok((status, decoder))
-}
-
-/// Removes the body's framing, read by read.
-#[derive(Debug)]
-enum BodyDecoder {
-    Chunked(ChunkState),
-    Length(usize),
-    UntilClose,
-}
-
-#[derive(Debug)]
-enum ChunkState {
-    /// Reading a chunk-size line.
-    Size(Vec<u8>),
-    /// This many data bytes left in the chunk.
-    Data(usize),
-    /// This many bytes of the CRLF after the data left.
-    DataEnd(u8),
-    /// The last chunk was seen.
-    Done,
-}
-
-impl BodyDecoder {
-    fn feed(&mut self, mut input: &[u8], out: &mut Vec<u8>) {
-        match self {
-            BodyDecoder::UntilClose => out.extend_from_slice(input),
-            BodyDecoder::Length(left) => {
-                let take = input.len().min(*left);
-                out.extend_from_slice(&input[..take]);
-                *left -= take;
-            }
-            BodyDecoder::Chunked(state) => {
-                while !input.is_empty() {
-                    match state {
-                        ChunkState::Size(line) => match input.iter().position(|&b| b == b'\n') {
-                            Some(i) => {
-                                line.extend_from_slice(&input[..i]);
-                                input = &input[i + 1..];
-                                let text = String::from_utf8_lossy(line);
-                                let hex = text.trim().split(';').next().unwrap_or("").trim();
-                                let size = usize::from_str_radix(hex, 16).unwrap_or(0);
-                                *state = if size == 0 { ChunkState::Done } else { ChunkState::Data(size) };
-                            }
-                            None => {
-                                line.extend_from_slice(input);
-                                input = &[];
-                            }
-                        },
-                        ChunkState::Data(left) => {
-                            let take = input.len().min(*left);
-                            out.extend_from_slice(&input[..take]);
-                            input = &input[take..];
-                            *left -= take;
-                            if *left == 0 {
-                                *state = ChunkState::DataEnd(2);
-                            }
-                        }
-                        ChunkState::DataEnd(left) => {
-                            input = &input[1..];
-                            *left -= 1;
-                            if *left == 0 {
-                                *state = ChunkState::Size(Vec::new());
-                            }
-                        }
-                        ChunkState::Done => input = &[],
-                    }
-                }
-            }
-        }
-    }
-
-    fn done(&self) -> bool {
-        matches!(self, BodyDecoder::Chunked(ChunkState::Done) | BodyDecoder::Length(0))
-    }
-}
-
-/// Splits SSE events on blank lines (`\n\n` or `\r\n\r\n`), scanning each byte once.
-#[derive(Debug, Default)]
-struct EventSplitter {
-    buffer: Vec<u8>,
-    scanned: usize,
-}
-
-impl EventSplitter {
-    fn feed(&mut self, bytes: &[u8], mut emit: impl FnMut(PeerEvent)) {
-        self.buffer.extend_from_slice(bytes);
-        let mut start = 0;
-        let mut i = self.scanned;
-        while let Some(offset) = self.buffer[i..].iter().position(|&b| b == b'\n') {
-            let nl = i + offset;
-            let end = match &self.buffer[nl + 1..] {
-                [b'\n', ..] => nl + 2,
-                [b'\r', b'\n', ..] => nl + 3,
-                // Too few bytes yet to tell whether a blank line follows: look again next time.
-                [] | [b'\r'] => {
-                    i = nl;
-                    break;
-                }
-                _ => {
-                    i = nl + 1;
-                    continue;
-                }
-            };
-            emit(parse_event(&self.buffer[start..nl]));
-            start = end;
-            i = end;
-        }
-        if !self.buffer[i..].contains(&b'\n') {
-            i = self.buffer.len();
-        }
-        self.buffer.drain(..start);
-        self.scanned = i - start;
-    }
-
-    fn pending(&self) -> usize {
-        self.buffer.len()
-    }
-}
-
-fn parse_event(event: &[u8]) -> PeerEvent {
-    let text = String::from_utf8_lossy(event);
-    let mut data = String::new();
-    let mut comment = true;
-    for line in text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
-        if line.starts_with(':') {
-            continue;
-        }
-        comment = false;
-        if let Some(value) = line.strip_prefix("data:") {
-            if !data.is_empty() {
-                data.push('\n');
-            }
-            data.push_str(value.strip_prefix(' ').unwrap_or(value));
-        }
-    }
-    let json: Value = serde_json::from_str(&data).unwrap_or(Value::Null);
-    let content = json
-        .pointer("/choices/0/delta/content")
-        .and_then(Value::as_str)
-        .is_some_and(|s| !s.is_empty());
-    PeerEvent {
-        arrival_ms: 0.0,
-        server_ms: json.get("server_ms").and_then(Value::as_f64),
-        content,
-        comment,
-    }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn split(pieces: &[&[u8]]) -> (Vec<PeerEvent>, usize) {
-        let mut splitter = EventSplitter::default();
-        let mut out = Vec::new();
-        for piece in pieces {
-            splitter.feed(piece, |e| out.push(e));
-        }
-        (out, splitter.pending())
-    }
-
-    #[test]
-    fn events_split_on_blank_lines_across_reads_lf_and_crlf() {
-        let whole: &[u8] = b": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"server_ms\":1.5}\r\n\r\ndata: [DONE]\n\npartial";
-        for cut in 0..whole.len() {
-            let (events, pending) = split(&[&whole[..cut], &whole[cut..]]);
-            assert_eq!(events.len(), 3, "cut at {cut}");
-            assert!(events[0].comment && !events[0].content);
-            assert!(events[1].content && events[1].server_ms == Some(1.5));
-            assert!(!events[2].content && !events[2].comment);
-            assert_eq!(pending, b"partial".len());
-        }
-    }
-
-    #[test]
-    fn chunked_bodies_decode_at_every_cut() {
-        let wire: &[u8] = b"5\r\nhello\r\n6;x=y\r\n world\r\n0\r\n\r\n";
-        for cut in 0..wire.len() {
-            let mut decoder = BodyDecoder::Chunked(ChunkState::Size(Vec::new()));
-            let mut out = Vec::new();
-            decoder.feed(&wire[..cut], &mut out);
-            decoder.feed(&wire[cut..], &mut out);
-            assert_eq!(out, b"hello world", "cut at {cut}");
-            assert!(decoder.done());
-        }
-    }
 
     #[test]
     fn urls_and_percentiles() {

@@ -3,8 +3,12 @@
 //! a `longtask` observer registered before a run is started by clicking Run, the JS heap, and the
 //! raw-socket peer ([`streamscope_lab::peer`]) on the same stream.
 //!
+//! [`measured`] derives the same figures for the page and the peers from their reads (issue 13).
+//!
 //! Everything here reads the report tolerantly: fields the page may add (`measured_in`, per-read
 //! detail) are used when present and never required.
+
+pub mod measured;
 
 use std::time::Duration;
 
@@ -211,10 +215,41 @@ pub async fn memory(page: &Page) -> (Option<u64>, Option<u64>) {
 
 /// Runs the raw-socket peer on `url` (off the async runtime).
 pub async fn peer(url: &str) -> PeerReport {
-    let request = PeerRequest::get(url);
+    peer_with(PeerRequest::get(url)).await
+}
+
+/// Runs the raw-socket peer on `url`, keeping every read's body bytes (for [`measured::peer_trace`]).
+pub async fn peer_keeping_body(url: &str) -> PeerReport {
+    peer_with(PeerRequest { keep_body: true, ..PeerRequest::get(url) }).await
+}
+
+async fn peer_with(request: PeerRequest) -> PeerReport {
     tokio::task::spawn_blocking(move || peer::run(&request))
         .await
         .expect("the peer thread panicked")
+}
+
+/// Runs curl on `url` ([`peer::curl`]), keeping every read's body bytes.
+pub async fn curl_keeping_body(url: &str) -> PeerReport {
+    let url = url.to_string();
+    tokio::task::spawn_blocking(move || peer::curl::run(&url, true))
+        .await
+        .expect("the curl thread panicked")
+}
+
+/// The page's export (every run's raw trace) as *Export as text* shows it, once the run has ended;
+/// panics when it is not built within `limit`.
+pub async fn export_text(page: &Page, limit: Duration) -> String {
+    page.click("export-text-toggle").await;
+    let started = Instant::now();
+    loop {
+        let text = page.testid_prop("export-text", "value").await.unwrap_or_default();
+        if !text.is_empty() {
+            return text;
+        }
+        assert!(started.elapsed() < limit, "the export text was not built within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Waits for a run started by [`open_observe_and_run`] to end.

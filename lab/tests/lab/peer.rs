@@ -1,6 +1,6 @@
 //! The raw-socket peer (`streamscope_lab::peer`) against the lab: what it counts matches what was sent.
 
-use streamscope_lab::peer::{run, PeerReport, PeerRequest};
+use streamscope_lab::peer::{curl, run, PeerReport, PeerRequest};
 
 use crate::client::*;
 
@@ -46,4 +46,27 @@ async fn peer_posts_a_body_counts_comments_and_sees_an_unterminated_line() {
     assert_eq!(report.content_events(), 7, "max_tokens caps the stream");
     assert_eq!(report.events.iter().filter(|e| e.comment).count(), 10_000);
     assert_eq!(report.trailing_bytes, 300_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn curl_sees_the_same_stream_as_the_socket_peer() {
+    let lab = start_lab(None).await;
+    let url = format!("http://{lab}/v1/chat/completions?tokens=200&cadence_ms=2&first_ms=100");
+    let request = PeerRequest { keep_body: true, ..PeerRequest::get(&url) };
+    let socket = peer(request).await;
+    let traced = tokio::task::spawn_blocking(move || curl::run(&url, true)).await.expect("curl thread");
+    assert_eq!((traced.status, traced.error.as_deref()), (200, None));
+    assert_eq!(traced.content_events(), 200);
+    assert_eq!(traced.events.len(), socket.events.len());
+    assert_eq!(traced.body_bytes, socket.body_bytes);
+    let kept = |r: &PeerReport| r.body_reads.iter().map(|b| b.bytes.len()).sum::<usize>();
+    assert_eq!((kept(&traced), kept(&socket)), (traced.body_bytes, socket.body_bytes));
+    for report in [&socket, &traced] {
+        let ttft = report.ttft_ms.unwrap();
+        assert!((95.0..300.0).contains(&ttft), "ttft {ttft}");
+        assert!(report.headers_ms.unwrap() <= report.ttfb_ms.unwrap() && report.ttfb_ms.unwrap() <= ttft);
+        assert!(report.content_events_per_read().len() >= 100, "{} reads carried content", report.content_events_per_read().len());
+    }
+    let stamps = |r: &PeerReport| r.events.iter().map(|e| e.server_ms.is_some()).collect::<Vec<_>>();
+    assert_eq!(stamps(&traced), stamps(&socket));
 }

@@ -1,9 +1,8 @@
-//! Fidelity benchmark (issue 8): the release page in headless Chromium against the in-process lab on
-//! loopback, each case also timed by the raw-socket peer and by a bare `fetch` + `reader.read()` loop
-//! in the same browser session. Prints a markdown table (and one JSON line per case on stderr).
+//! The issue-8 cases: the release page in headless Chromium against the in-process lab on loopback,
+//! each case also timed by the raw-socket peer and by a bare `fetch` + `reader.read()` loop in the same
+//! browser session. Prints a markdown table (and one JSON line per case on stderr).
 //!
-//! `cargo run --release -p streamscope-e2e --example bench_fidelity -- [case-name ...]`; run through
-//! `scripts/bench-fidelity.sh`, which builds the page and records the machine. Case names: `1k@20`,
+//! `bench_fidelity [case-name ...]`. Case names: `1k@20`,
 //! `2k@5`, `5k@2`, `20k@1`, `20k@0.5`, `keepalive-4mb`, `100k@0.5`, `instant`; none means all.
 //!
 //! Per case: the page's verdict (`#report-json` once `data-state` is `done`/`error`), reads, content
@@ -38,9 +37,8 @@ const CASES: &[Case] = &[
     Case { name: "instant", label: "instant first token, 50 @ 20 ms", params: "tokens=50&cadence_ms=20&first_ms=0", stream_s: 1.0 },
 ];
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
-    let wanted: Vec<String> = std::env::args().skip(1).collect();
+/// Runs the cases named in `wanted` (all when empty).
+pub async fn main(wanted: Vec<String>) {
     let cases: Vec<&'static Case> = CASES
         .iter()
         .filter(|c| wanted.is_empty() || wanted.iter().any(|w| w == c.name))

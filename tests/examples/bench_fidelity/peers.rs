@@ -1,0 +1,284 @@
+//! Issue 13: the page against two peers outside the browser, on the same lab streams in the same run.
+//!
+//! For each rate (20, 5, 2, 1 and 0.5 ms per event, 10 s of events each, the first after 100 ms) and
+//! each of `BENCH_REPEATS` repeats (default 5), one after the other (the order rotates per repeat):
+//! - **page**: the release page in headless Chromium, opened without `run=1`, Run clicked (as
+//!   `fidelity::open_observe_and_run`), its trace taken from *Export as text*;
+//! - **peer**: `streamscope-peer`'s socket loop (`Instant` per `recv()`);
+//! - **curl**: `curl -N --trace-time --trace -` (curl's own time stamp per `recv()`).
+//!
+//! All three are derived alike ([`streamscope_e2e::fidelity::measured`]): TTFT (page from `fetch()`,
+//! peers from `connect`), reads, median content events per read, the page's verdict rules, and the
+//! per-event arrival error against the lab's `server_ms` with the clock offset removed (pooled over the
+//! repeats: p50, p99). Then the nginx case: a 21 KiB stream through nginx with its default buffering,
+//! where all three must see the same bursts. One warm-up run of each measurer comes first (the first
+//! run in a fresh browser pays for a cold worker). Prints markdown; one JSON line per run on stderr.
+//!
+//! Arguments: rates in ms (`20 0.5`) and/or `nginx`; none means all.
+
+use std::time::Duration;
+
+use serde_json::json;
+use streamscope_core::stats::median;
+use streamscope_e2e::fidelity::measured::{page_trace, peer_trace, ttft_differences_ms, Measured, Pooled};
+use streamscope_e2e::fidelity::{curl_keeping_body, export_text, open_observe_and_run, peer_keeping_body};
+use streamscope_e2e::{with_page_and_nginx, Page, Proxies, Proxy};
+
+/// Milliseconds between content events, and how many (10 s of events each).
+const RATES: [(f64, u32); 5] = [(20.0, 500), (5.0, 2000), (2.0, 5000), (1.0, 10_000), (0.5, 20_000)];
+/// The nginx case: 50 events of ~420 bytes (`pad=200`) 20 ms apart, ~21 KiB, overflowing nginx's
+/// 4/8 KiB proxy buffers several times (as `tests/paths.rs` (a)).
+const NGINX_PARAMS: &str = "tokens=50&cadence_ms=20&first_ms=300&pad=200";
+/// Longest a single run may take.
+const RUN_LIMIT: Duration = Duration::from_secs(180);
+
+/// Goals of the issue, with their units in the names.
+const TTFT_DIFF_P50_GOAL_MS: f64 = 10.0;
+const ARRIVAL_P99_GOAL_MS: f64 = 2.0;
+/// The rate (ms per event) the arrival goal is set at: 50 events/s.
+const ARRIVAL_GOAL_RATE_MS: f64 = 20.0;
+/// The fastest rate (ms per event) at which the page must not merge events: 1,000 events/s.
+const NO_MERGE_UP_TO_RATE_MS: f64 = 1.0;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Who {
+    Page,
+    Peer,
+    Curl,
+}
+
+const WHO: [Who; 3] = [Who::Page, Who::Peer, Who::Curl];
+
+impl Who {
+    fn name(self) -> &'static str {
+        match self {
+            Who::Page => "page",
+            Who::Peer => "peer",
+            Who::Curl => "curl",
+        }
+    }
+}
+
+/// Every run of one stream, per measurer.
+#[derive(Default)]
+struct Runs {
+    page: Vec<Measured>,
+    peer: Vec<Measured>,
+    curl: Vec<Measured>,
+}
+
+impl Runs {
+    fn push(&mut self, who: Who, measured: Measured) {
+        match who {
+            Who::Page => self.page.push(measured),
+            Who::Peer => self.peer.push(measured),
+            Who::Curl => self.curl.push(measured),
+        }
+    }
+
+    fn of(&self, who: Who) -> Vec<&Measured> {
+        match who {
+            Who::Page => self.page.iter().collect(),
+            Who::Peer => self.peer.iter().collect(),
+            Who::Curl => self.curl.iter().collect(),
+        }
+    }
+}
+
+/// Runs the rates and the nginx case named in `wanted` (all when empty).
+pub async fn main(wanted: Vec<String>) {
+    let repeats: usize = std::env::var("BENCH_REPEATS").ok().and_then(|r| r.parse().ok()).unwrap_or(5).max(1);
+    let rates: Vec<(f64, u32)> = RATES
+        .into_iter()
+        .filter(|(ms, _)| wanted.is_empty() || wanted.iter().any(|w| w.parse::<f64>().ok() == Some(*ms)))
+        .collect();
+    let nginx = wanted.is_empty() || wanted.iter().any(|w| w == "nginx");
+    if rates.is_empty() && !nginx {
+        eprintln!("no such rate; known: 20 5 2 1 0.5 (ms per event) and nginx");
+        std::process::exit(2);
+    }
+    with_page_and_nginx(move |page: Page, proxies: Proxies| async move {
+        let warm_up = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=5&first_ms=50");
+        for who in WHO {
+            measure(&page, who, &warm_up).await;
+        }
+        let mut results = Vec::new();
+        for &(ms, tokens) in &rates {
+            let url = page.lab_url(&format!("/v1/chat/completions?tokens={tokens}&cadence_ms={ms}&first_ms=100"));
+            results.push((ms, tokens, repeat(&page, &url, repeats, &format!("{ms} ms")).await));
+        }
+        let nginx_runs = if nginx {
+            let url = proxies.stream_url(Proxy::Defaults, NGINX_PARAMS);
+            Some(repeat(&page, &url, repeats, "nginx").await)
+        } else {
+            None
+        };
+        println!("BENCH_REPEATS={repeats}; rates: 10 s of events each, first at 100 ms; nginx: `{NGINX_PARAMS}` through nginx defaults (buffering on).");
+        println!();
+        if !results.is_empty() {
+            print_rates(&results);
+        }
+        if let Some(runs) = nginx_runs {
+            print_nginx(&runs);
+        }
+    })
+    .await;
+}
+
+async fn repeat(page: &Page, url: &str, repeats: usize, label: &str) -> Runs {
+    let mut runs = Runs::default();
+    for r in 0..repeats {
+        for i in 0..WHO.len() {
+            let who = WHO[(i + r) % WHO.len()];
+            let measured = measure(page, who, url).await;
+            eprintln!(
+                "{}",
+                json!({
+                    "case": label, "repeat": r + 1, "who": who.name(), "ttft_ms": measured.ttft_ms,
+                    "reads": measured.reads, "content_events": measured.content_events,
+                    "events_per_read_p50": measured.events_per_read_p50,
+                    "arrival_p50_ms": measured.arrival().map(|p| p.p50), "arrival_p99_ms": measured.arrival().map(|p| p.p99),
+                    "arrival_max_ms": measured.arrival().map(|p| p.max),
+                    "bursts": measured.burst_events.len(), "verdict": measured.verdict.as_str(),
+                    // Each burst's size and start, for a stream with few of them (the nginx case).
+                    "burst_events": (measured.burst_events.len() <= 20).then_some(&measured.burst_events),
+                    "burst_start_ms": (measured.burst_start_ms.len() <= 20)
+                        .then(|| measured.burst_start_ms.iter().map(|t| (t * 10.0).round() / 10.0).collect::<Vec<_>>()),
+                })
+            );
+            runs.push(who, measured);
+        }
+    }
+    runs
+}
+
+async fn measure(page: &Page, who: Who, url: &str) -> Measured {
+    match who {
+        Who::Page => {
+            open_observe_and_run(page, &page.query_for(url, "").replace("&run=1", "")).await;
+            let report = page.wait_for_report(RUN_LIMIT).await;
+            assert_eq!(report.state, "done", "the page's run failed: {}", report.text);
+            let trace = page_trace(&export_text(page, Duration::from_secs(60)).await)
+                .unwrap_or_else(|e| panic!("the page's export: {e}"));
+            let measured = Measured::of(&trace);
+            // The export's trace must give the figures the page reported.
+            assert_eq!(report.json["ttft_ms"].as_f64(), measured.ttft_ms, "TTFT from the export vs the report");
+            measured
+        }
+        Who::Peer => Measured::of(&peer_trace(&peer_keeping_body(url).await, url)),
+        Who::Curl => {
+            let report = curl_keeping_body(url).await;
+            assert!(report.error.is_none(), "curl: {:?}", report.error);
+            Measured::of(&peer_trace(&report, url))
+        }
+    }
+}
+
+fn f1(v: Option<f64>) -> String {
+    v.map_or("–".into(), |x| format!("{x:+.1}"))
+}
+
+fn f2(v: Option<f64>) -> String {
+    v.map_or("–".into(), |x| format!("{x:.2}"))
+}
+
+fn n(v: Option<f64>) -> String {
+    v.map_or("–".into(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
+}
+
+fn verdicts(p: &Pooled) -> String {
+    p.verdicts.iter().map(|(v, k)| format!("{} ×{k}", v.as_str())).collect::<Vec<_>>().join(", ")
+}
+
+fn max(values: &[f64]) -> Option<f64> {
+    values.iter().copied().reduce(f64::max)
+}
+
+fn print_rates(results: &[(f64, u32, Runs)]) {
+    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − curl p50 | arrival error p50 / p99 (ms): page | peer | curl | events per read (median) page / peer / curl | reads page / peer / curl (median) | verdicts page / peer / curl |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut goals = Goals::default();
+    for (ms, tokens, runs) in results {
+        let (page, peer, curl) = (runs.of(Who::Page), runs.of(Who::Peer), runs.of(Who::Curl));
+        let vs_peer = ttft_differences_ms(&page, &peer);
+        let vs_curl = ttft_differences_ms(&page, &curl);
+        let pooled: Vec<Pooled> = [&page, &peer, &curl].iter().map(|runs| Pooled::of(runs)).collect();
+        let arrival = |p: &Pooled| format!("{} / {}", f2(p.arrival.map(|a| a.p50)), f2(p.arrival.map(|a| a.p99)));
+        println!(
+            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} | {} / {} / {} |",
+            1000.0 / ms,
+            f1(median(&vs_peer)), f1(max(&vs_peer)), f1(median(&vs_curl)),
+            arrival(&pooled[0]), arrival(&pooled[1]), arrival(&pooled[2]),
+            n(pooled[0].events_per_read_p50), n(pooled[1].events_per_read_p50), n(pooled[2].events_per_read_p50),
+            n(pooled[0].reads), n(pooled[1].reads), n(pooled[2].reads),
+            verdicts(&pooled[0]), verdicts(&pooled[1]), verdicts(&pooled[2]),
+        );
+        goals.add(*ms, median(&vs_peer), &pooled[0]);
+    }
+    println!();
+    goals.print();
+    println!();
+}
+
+/// The issue's goals, checked against the page's figures per rate.
+#[derive(Default)]
+struct Goals {
+    ttft: Vec<(f64, Option<f64>)>,
+    arrival_p99_ms: Option<f64>,
+    per_read: Vec<(f64, Option<f64>)>,
+}
+
+impl Goals {
+    fn add(&mut self, ms: f64, ttft_diff_p50_ms: Option<f64>, page: &Pooled) {
+        self.ttft.push((ms, ttft_diff_p50_ms));
+        if ms == ARRIVAL_GOAL_RATE_MS {
+            self.arrival_p99_ms = page.arrival.map(|a| a.p99);
+        }
+        if ms >= NO_MERGE_UP_TO_RATE_MS {
+            self.per_read.push((ms, page.events_per_read_p50));
+        }
+    }
+
+    fn print(&self) {
+        let met = |ok: bool| if ok { "met" } else { "**not met**" };
+        let list = |items: &[(f64, Option<f64>)], fmt: fn(Option<f64>) -> String, unit: &str| {
+            items.iter().map(|(ms, v)| format!("{}{unit} at {ms} ms/event", fmt(*v))).collect::<Vec<_>>().join(", ")
+        };
+        if !self.ttft.is_empty() {
+            let ok = self.ttft.iter().all(|(_, v)| v.is_some_and(|v| v <= TTFT_DIFF_P50_GOAL_MS));
+            println!("- TTFT page − peer p50 ≤ {TTFT_DIFF_P50_GOAL_MS} ms: {} ({}).", met(ok), list(&self.ttft, f1, " ms"));
+        }
+        if let Some(p99) = self.arrival_p99_ms {
+            println!(
+                "- Per-event arrival error p99 ≤ {ARRIVAL_P99_GOAL_MS} ms at 50 events/s (page): {} ({p99:.2} ms).",
+                met(p99 <= ARRIVAL_P99_GOAL_MS)
+            );
+        }
+        if !self.per_read.is_empty() {
+            let ok = self.per_read.iter().all(|(_, v)| *v == Some(1.0));
+            println!("- Median events per read 1 up to 1,000 events/s (page): {} ({}).", met(ok), list(&self.per_read, n, ""));
+        }
+    }
+}
+
+fn print_nginx(runs: &Runs) {
+    println!("Through nginx with its default buffering (`proxy_buffering on`), `{NGINX_PARAMS}`:");
+    println!();
+    println!("| repeat | reads page / peer / curl | bursts page / peer / curl | content events per burst: page | peer | curl | same bursts as the page: peer / curl | verdict page / peer / curl |");
+    println!("|---|---|---|---|---|---|---|---|");
+    let (page, peer, curl) = (runs.of(Who::Page), runs.of(Who::Peer), runs.of(Who::Curl));
+    for (r, ((a, b), c)) in page.iter().zip(&peer).zip(&curl).enumerate() {
+        let same = |m: &Measured| if m.burst_events == a.burst_events { "yes" } else { "**no**" };
+        let sizes = |m: &Measured| m.burst_events.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
+        println!(
+            "| {} | {} / {} / {} | {} / {} / {} | {} | {} | {} | {} / {} | {} / {} / {} |",
+            r + 1,
+            a.reads, b.reads, c.reads,
+            a.burst_events.len(), b.burst_events.len(), c.burst_events.len(),
+            sizes(a), sizes(b), sizes(c),
+            same(b), same(c),
+            a.verdict.as_str(), b.verdict.as_str(), c.verdict.as_str(),
+        );
+    }
+    println!();
+}
