@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1 || trunk build --release >/dev/null
 base=scripts/baseline/minimal-leptos
-(cd "$base" && cargo fetch --locked >/dev/null 2>&1 || (cd "$base" && cargo fetch --locked)
+(cd "$base" && cargo fetch --locked >/dev/null 2>&1) || (cd "$base" && cargo fetch --locked)
 (cd "$base" && trunk build --release >/dev/null)
 
 row() { printf '%-22s %-44s %10d %10d\n' "$1" "$(basename "$2")" "$(stat -c %s "$2")" "$(gzip -9 -n -c "$2" | wc -c)"; }

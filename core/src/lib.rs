@@ -15,7 +15,7 @@
 //!   analysis/  the incremental Analyzer: reads in, StreamEvents and counters out
 //!   dialect/   one message -> facts (content, reasoning, usage, stop reason); detection in one place
 //!   wire/      bytes -> lines -> SSE events / JSON lines / raw text; framing detection
-//!   trace, stats, text   raw facts, percentiles, THE time/size formatter
+//!   trace, stats, text, sort   raw facts, percentiles, THE time/size formatter, the one stable sort
 //! ```
 //!
 //! Times are `f64` milliseconds since `fetch()` was called. Malformed input never panics: it becomes a
@@ -33,6 +33,7 @@ pub mod measure;
 pub mod prefix;
 pub mod report;
 pub mod secrets;
+pub mod sort;
 pub mod stats;
 pub mod trace;
 pub mod verdict;

@@ -106,7 +106,7 @@ pub fn parse_levels(text: &str) -> Vec<u32> {
         .filter_map(|p| p.trim().parse::<u32>().ok())
         .filter(|l| (1..=MAX_LEVEL).contains(l))
         .collect();
-    levels.sort_unstable();
+    crate::sort::sort(&mut levels);
     levels.dedup();
     levels.truncate(MAX_LEVELS);
     levels

@@ -420,7 +420,7 @@ pub fn diagnose_with(
     out.extend(collected(&run, &path));
     out.extend(path);
     out.extend(rules::STREAM_RULES.iter().filter_map(|rule| rule(&run)));
-    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    crate::sort::sort_by_key(&mut out, |f| std::cmp::Reverse(f.severity));
     one_per_code(out)
 }
 

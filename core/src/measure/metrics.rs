@@ -25,8 +25,8 @@ pub enum TokenCountSource {
     Events,
 }
 
-/// Everything measured about one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Everything measured about one run (`Default`: all counts 0, every time `None`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// When the response headers arrived.
     pub headers_ms: Option<f64>,

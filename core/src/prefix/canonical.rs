@@ -355,7 +355,7 @@ pub fn cache_prefix(body: &str) -> CachePrefix {
         Ok(m) => m,
         Err(at) => return as_text(Some(at)),
     };
-    found.sort_by_key(|m| {
+    crate::sort::sort_by_key(&mut found, |m| {
         PREFIX_ORDER
             .iter()
             .flat_map(|(_, names)| names.iter())

@@ -225,7 +225,7 @@ fn stable_regions(prefix: &CachePrefix) -> Vec<Range<usize>> {
             regions.push(span.start_byte..span.end_byte);
         }
     }
-    regions.sort_by_key(|r| r.start);
+    crate::sort::sort_by_key(&mut regions, |r| r.start);
     regions
 }
 
@@ -300,7 +300,7 @@ fn tool_order(a: &CachePrefix, b: &CachePrefix) -> Option<PrefixWarning> {
     let (names_a, names_b) = (tool_names(a), tool_names(b));
     let sorted = |names: &[String]| {
         let mut s = names.to_vec();
-        s.sort();
+        crate::sort::sort(&mut s);
         s
     };
     if names_a == names_b || sorted(&names_a) != sorted(&names_b) {
@@ -374,7 +374,7 @@ fn key_order(a: &CachePrefix, b: &CachePrefix, max: usize, skip_tools: bool) -> 
         let (ka, kb) = (names(a, &oa.keys), names(b, &ob.keys));
         let sorted = |k: &[String]| {
             let mut s = k.to_vec();
-            s.sort();
+            crate::sort::sort(&mut s);
             s
         };
         if ka == kb || sorted(&ka) != sorted(&kb) {
@@ -411,7 +411,7 @@ pub fn warnings(a: &CachePrefix, b: &CachePrefix) -> Warnings {
     let (keys, more_keys) = key_order(a, b, MAX_KEY_ORDER, tools.is_some());
     list.extend(tools);
     list.extend(keys);
-    list.sort_by_key(|w| w.start_byte);
+    crate::sort::sort_by_key(&mut list, |w| w.start_byte);
     Warnings { list, truncated: more_a || more_b || more_keys }
 }
 

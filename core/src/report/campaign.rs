@@ -47,8 +47,8 @@ pub struct RunTag {
 
 /// The automation contract's report for any campaign. Variant order matters: reading a report back
 /// tries them in this order, and each of the first three requires its own fields (`a`/`b`, `sweep`,
-/// `hops`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `hops`). Read back by [`super::read`], which tries them in that order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum CampaignReport {
     /// `a`, `b`, `delta_ms`, `summary`.

@@ -198,7 +198,7 @@ pub fn sentence(hops: &[HopSummary], first_bad: Option<usize>) -> Text {
 pub fn hop_labels(urls: &[String]) -> Vec<String> {
     let unique = |labels: &Vec<String>| {
         let mut sorted = labels.clone();
-        sorted.sort();
+        crate::sort::sort(&mut sorted);
         sorted.dedup();
         sorted.len() == labels.len()
     };

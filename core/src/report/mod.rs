@@ -21,6 +21,7 @@ pub mod import_check;
 mod localize;
 pub mod markdown;
 pub mod hops;
+mod read;
 pub mod runs;
 pub mod sweep;
 pub mod words;
@@ -39,7 +40,11 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The report of one run, serialised as the page's `#report-json`: the verdict, the findings, the raw
 /// facts that identify the run, and every [`Metrics`] field at the top level (the report reads as its
 /// metrics: `report.ttft_ms` is `report.metrics.ttft_ms`).
+///
+/// `remote = "Self"`: the derives write inherent `Report::serialize` / `Report::deserialize`, which the
+/// trait impls in [`read`] call (reading goes through one JSON value, without the flatten's buffering).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Report {
     /// Always [`SCHEMA_VERSION`] when written by this crate.
     pub schema_version: u32,
@@ -74,8 +79,9 @@ pub struct Report {
     /// the browser could not start the measuring worker); `null` for runs recorded before it was said.
     #[serde(default)]
     pub measured_in: Option<MeasuredIn>,
-    /// Every measured figure (TTFT, TTFB, TPOT, totals, counts, cache), flattened into the top level.
-    #[serde(flatten)]
+    /// Every measured figure (TTFT, TTFB, TPOT, totals, counts, cache), flattened into the top level
+    /// (read separately, from the same object: see [`read`]).
+    #[serde(flatten, skip_deserializing)]
     pub metrics: Metrics,
 }
 

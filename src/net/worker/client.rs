@@ -10,7 +10,7 @@ use js_sys::{Float64Array, Function, Promise, Uint8Array};
 use streamscope_core::trace::{MeasuredIn, ReadChunk, TraceEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::protocol::{self, message, set};
 use crate::net::clock::time_origin_ms;
@@ -18,9 +18,12 @@ use crate::net::feed::SharedFeed;
 use crate::net::race::{race_with_deadline, Raced};
 use crate::net::request::RunSpec;
 
-/// The worker's loader script, beside the page (Trunk's `data-loader-shim` for the `streamscope-worker`
-/// bin); relative, so the bundle works from any sub-path.
+/// The worker's loader script, beside the page (copied by index.html); relative, so the bundle works from
+/// any sub-path. It runs the page's own glue and wasm, named in the first message ([`load_message`]).
 pub const WORKER_SCRIPT: &str = "streamscope-worker_loader.js";
+
+/// The id of the page's boot script, whose `data-js` / `data-wasm` name the glue and the wasm (Trunk.toml).
+const BOOT_SCRIPT_ID: &str = "streamscope-boot";
 
 /// How long a run waits for the worker to be ready before it is measured on the page instead.
 pub const WORKER_START_LIMIT_MS: f64 = 10_000.0;
@@ -61,7 +64,14 @@ fn client() -> Rc<Client> {
     }
     let mut resolve_ready = None;
     let ready = Promise::new(&mut |resolve, _| resolve_ready = Some(resolve));
-    let worker = Worker::new(WORKER_SCRIPT).ok();
+    let worker = load_message().and_then(|load| {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(WORKER_SCRIPT, &options).ok()?;
+        // Queued until the loader's first task has run, which listens for it.
+        worker.post_message(&load).ok()?;
+        Some(worker)
+    });
     let c = Rc::new(Client {
         state: Cell::new(if worker.is_some() { State::Starting } else { State::Failed }),
         worker,
@@ -84,6 +94,16 @@ fn client() -> Rc<Client> {
         c.settle(State::Failed);
     }
     c
+}
+
+/// The loader's first message: the page's glue and wasm as the boot script names them (`None` without the
+/// boot script, as in the wasm tests: then the page measures on its main thread).
+fn load_message() -> Option<JsValue> {
+    let boot = web_sys::window()?.document()?.get_element_by_id(BOOT_SCRIPT_ID)?;
+    let m = message(protocol::LOAD, None);
+    set(&m, "js", &JsValue::from_str(&boot.get_attribute("data-js")?));
+    set(&m, "wasm", &JsValue::from_str(&boot.get_attribute("data-wasm")?));
+    Some(m.into())
 }
 
 impl Client {

@@ -2,13 +2,16 @@
 //! spec and the end of a run travel as JSON text (small, once per run); reads travel as their own
 //! `Uint8Array`s with the buffers transferred (no copy) and their times in one `Float64Array`.
 //!
-//! page -> worker: `start {run, spec}`, `cancel {run}`.
+//! page -> worker: `load {js, wasm}` (first, read by the loader script, `streamscope-worker_loader.js`:
+//! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`.
 //! worker -> page: `ready`, `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
 //! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
 
+/// Page -> worker loader: the glue (`js`) and the wasm (`wasm`) to run, as the page names them.
+pub const LOAD: &str = "load";
 /// The worker loaded its wasm and listens (messages sent before this are lost).
 pub const READY: &str = "ready";
 /// Page -> worker: measure this spec as run `run`.

@@ -22,7 +22,13 @@ use crate::net::request::RunSpec;
 /// at once).
 pub const FLUSH_INTERVAL_MS: f64 = 8.0;
 
-/// Starts serving runs in this worker and tells the page it is ready. Call once, from the worker's `main`.
+/// Whether this wasm runs in the measuring worker (a dedicated worker's scope) rather than on the page.
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// Starts serving runs in this worker and tells the page it is ready. Call once, from `main`, in the
+/// worker.
 pub fn serve() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
         return;

@@ -39,7 +39,7 @@ pub fn cors_requirements(trace: &Trace) -> (bool, Vec<String>, String) {
         // The page sends a body as application/json, which is not a CORS-safelisted type.
         headers.push("content-type".into());
     }
-    headers.sort();
+    crate::sort::sort(&mut headers);
     headers.dedup();
     let simple_method = matches!(method.as_str(), "GET" | "HEAD" | "POST" | "");
     let needs_preflight = !headers.is_empty() || !simple_method;

@@ -58,7 +58,7 @@ pub fn round_queue(round: &[&Report]) -> RoundQueue {
     if early != HTTP1_CONNECTIONS_PER_ORIGIN || late.is_empty() {
         return none;
     }
-    late.sort_by(|a, b| a.1.total_cmp(&b.1));
+    crate::sort::sort_by(&mut late, |a, b| a.1.total_cmp(&b.1));
     let mut waits = vec![0.0; round.len()];
     for (k, &(i, headers_at)) in late.iter().enumerate() {
         // The k-th late request went out when the k-th stream of the round ended.
