@@ -11,6 +11,11 @@
 //!
 //! Line ends are found with `memchr2` (`\n` or `\r`, several bytes per step) rather than a byte loop;
 //! whether a `\r` is followed by `\n`, in this read or the next, is decided on the byte found.
+//!
+//! Two ways to use it, with the same lines and counters: [`LineSplitter::feed`] then
+//! [`LineSplitter::next_line`] (every byte is copied into the buffer first), or
+//! [`LineSplitter::feed_lines`] with a callback (the fast path: a line that lies within one read is
+//! handed over borrowed from the read, and only the unterminated rest of a read is copied).
 
 use memchr::memchr2;
 
@@ -72,6 +77,68 @@ impl LineSplitter {
             }
         }
         self.buf.extend_from_slice(bytes);
+    }
+
+    /// Splits the bytes of one read and calls `on_line` with each line they complete (terminator
+    /// excluded), in order: the same lines, cuts and counters as [`LineSplitter::feed`] followed by
+    /// [`LineSplitter::next_line`] until `None`, without copying a line that lies within this read.
+    pub fn feed_lines(&mut self, bytes: &[u8], mut on_line: impl FnMut(&[u8])) {
+        // Lines of an earlier `feed` not yet taken come first (none when only this method is used).
+        while let Some(line) = self.next_line() {
+            on_line(line);
+        }
+        let mut rest = bytes;
+        if self.cr_pending && !rest.is_empty() {
+            self.cr_pending = false;
+            if rest[0] == b'\n' {
+                rest = &rest[1..];
+            }
+        }
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        if self.discarding {
+            match memchr2(b'\n', b'\r', rest) {
+                None => {
+                    self.line_dropped += rest.len();
+                    return;
+                }
+                Some(i) => {
+                    self.line_dropped += i;
+                    self.discarding = false;
+                    rest = &rest[i..];
+                }
+            }
+        }
+        while let Some(end) = memchr2(b'\n', b'\r', rest) {
+            let next = if rest[end] == b'\r' {
+                match rest.get(end + 1) {
+                    Some(b'\n') => end + 2,
+                    Some(_) => end + 1,
+                    None => {
+                        self.cr_pending = true;
+                        end + 1
+                    }
+                }
+            } else {
+                end + 1
+            };
+            let line: &[u8] = if self.buf.is_empty() {
+                &rest[..end]
+            } else {
+                self.buf.extend_from_slice(&rest[..end]);
+                &self.buf
+            };
+            self.longest_line_bytes = self.longest_line_bytes.max(line.len() + self.line_dropped);
+            self.line_dropped = 0;
+            on_line(line);
+            self.buf.clear();
+            rest = &rest[next..];
+        }
+        self.buf.extend_from_slice(rest);
+        self.scan_pos = self.buf.len();
+        self.cap_pending_line();
     }
 
     /// The next complete line (terminator excluded), or `None` until more bytes are fed.
