@@ -15,13 +15,24 @@
 //! Two ways to use it, with the same lines and counters: [`LineSplitter::feed`] then
 //! [`LineSplitter::next_line`] (every byte is copied into the buffer first), or
 //! [`LineSplitter::feed_lines`] with a callback (the fast path: a line that lies within one read is
-//! handed over borrowed from the read, and only the unterminated rest of a read is copied).
+//! handed over borrowed from the read, with its text when the read's complete lines are valid UTF-8, checked
+//! in one pass per read; only the unterminated rest of a read is copied).
 
-use memchr::memchr2;
+use memchr::{memchr2, memrchr2};
 
 /// The most bytes of one line kept (512 KiB): eight times the 64 KiB at which a line is reported as long,
 /// so every line a real stream sends (a token or a few per event, a large tool call) is kept whole.
 pub const MAX_LINE_BYTES: usize = 512 * 1024;
+
+/// One complete line from [`LineSplitter::feed_lines`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line's bytes, terminator excluded.
+    pub bytes: &'a [u8],
+    /// The same bytes as text when they are already known to be valid UTF-8 (a line that lies within
+    /// one read); `None` when they were not checked (a line split across reads) or are not valid.
+    pub text: Option<&'a str>,
+}
 
 /// Splits a byte stream into lines incrementally; feed bytes with [`LineSplitter::feed`], then drain
 /// complete lines with [`LineSplitter::next_line`].
@@ -79,13 +90,15 @@ impl LineSplitter {
         self.buf.extend_from_slice(bytes);
     }
 
-    /// Splits the bytes of one read and calls `on_line` with each line they complete (terminator
-    /// excluded), in order: the same lines, cuts and counters as [`LineSplitter::feed`] followed by
-    /// [`LineSplitter::next_line`] until `None`, without copying a line that lies within this read.
-    pub fn feed_lines(&mut self, bytes: &[u8], mut on_line: impl FnMut(&[u8])) {
+    /// Splits the bytes of one read and calls `on_line` with each line they complete, in order: the same
+    /// lines, cuts and counters as [`LineSplitter::feed`] followed by [`LineSplitter::next_line`] until
+    /// `None`, without copying a line that lies within this read. Those lines are checked as UTF-8
+    /// together, once per read (one pass over memory, not one per line), and come with their text when
+    /// valid (see [`Line`]).
+    pub fn feed_lines(&mut self, bytes: &[u8], mut on_line: impl FnMut(Line<'_>)) {
         // Lines of an earlier `feed` not yet taken come first (none when only this method is used).
         while let Some(line) = self.next_line() {
-            on_line(line);
+            on_line(Line { bytes: line, text: None });
         }
         let mut rest = bytes;
         if self.cr_pending && !rest.is_empty() {
@@ -111,31 +124,55 @@ impl LineSplitter {
                 }
             }
         }
-        while let Some(end) = memchr2(b'\n', b'\r', rest) {
-            let next = if rest[end] == b'\r' {
-                match rest.get(end + 1) {
-                    Some(b'\n') => end + 2,
-                    Some(_) => end + 1,
-                    None => {
-                        self.cr_pending = true;
-                        end + 1
-                    }
-                }
-            } else {
-                end + 1
+        if !self.buf.is_empty() {
+            // The line in progress ends at this read's first line end, if any.
+            let Some(end) = line_end(rest) else {
+                self.keep(rest);
+                return;
             };
-            let line: &[u8] = if self.buf.is_empty() {
-                &rest[..end]
-            } else {
-                self.buf.extend_from_slice(&rest[..end]);
-                &self.buf
-            };
-            self.longest_line_bytes = self.longest_line_bytes.max(line.len() + self.line_dropped);
-            self.line_dropped = 0;
-            on_line(line);
+            let next = self.after_line_end(rest, end);
+            self.buf.extend_from_slice(&rest[..end]);
+            self.line_ended(self.buf.len());
+            on_line(Line { bytes: &self.buf, text: None });
             self.buf.clear();
             rest = &rest[next..];
         }
+        let text = memrchr2(b'\n', b'\r', rest).and_then(|last| std::str::from_utf8(&rest[..last]).ok());
+        let mut pos = 0;
+        while let Some(end) = line_end(&rest[pos..]).map(|e| pos + e) {
+            let next = self.after_line_end(rest, end);
+            self.line_ended(end - pos);
+            // Line ends are ASCII, so `pos` and `end` are character boundaries of the checked text.
+            on_line(Line { bytes: &rest[pos..end], text: text.map(|t| &t[pos..end]) });
+            pos = next;
+        }
+        self.keep(&rest[pos..]);
+    }
+
+    /// Where the line ending at `bytes[end]` (a `\n` or `\r`) is followed by the next line; a `\r` that
+    /// is the last byte may be the first half of a CRLF split across reads.
+    fn after_line_end(&mut self, bytes: &[u8], end: usize) -> usize {
+        if bytes[end] == b'\n' {
+            return end + 1;
+        }
+        match bytes.get(end + 1) {
+            Some(b'\n') => end + 2,
+            Some(_) => end + 1,
+            None => {
+                self.cr_pending = true;
+                end + 1
+            }
+        }
+    }
+
+    /// Counts a complete line of `len` bytes (plus what was discarded of it).
+    fn line_ended(&mut self, len: usize) {
+        self.longest_line_bytes = self.longest_line_bytes.max(len + self.line_dropped);
+        self.line_dropped = 0;
+    }
+
+    /// Keeps the unterminated rest of a read as the line in progress (cut at [`MAX_LINE_BYTES`]).
+    fn keep(&mut self, rest: &[u8]) {
         self.buf.extend_from_slice(rest);
         self.scan_pos = self.buf.len();
         self.cap_pending_line();
@@ -214,6 +251,17 @@ impl LineSplitter {
     /// Bytes held for the line still being received.
     pub fn pending_len_bytes(&self) -> usize {
         self.buf.len() - self.start
+    }
+}
+
+/// Where the first `\n` or `\r` is: a blank line (the end of every SSE event) is decided on its first
+/// byte, a longer one with `memchr2`.
+#[inline]
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    match bytes.first() {
+        None => None,
+        Some(b'\n' | b'\r') => Some(0),
+        Some(_) => memchr2(b'\n', b'\r', &bytes[1..]).map(|i| i + 1),
     }
 }
 

@@ -25,7 +25,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::{LineSplitter, MAX_LINE_BYTES};
+use std::borrow::Cow;
+
+use super::lines::{Line, LineSplitter, MAX_LINE_BYTES};
 use super::utf8::decode_lossy;
 
 /// The most bytes of one event's data kept (1 MiB): twice [`MAX_LINE_BYTES`], so an event whose data
@@ -126,18 +128,28 @@ struct EventState {
 }
 
 impl EventState {
-    fn line(&mut self, raw: &[u8], out: &mut impl FnMut(SseRef<'_>)) {
-        let mut raw = raw;
+    /// Handles one line: its bytes, and its text when already checked (see [`Line`]).
+    fn line(&mut self, raw: &[u8], text: Option<&str>, out: &mut impl FnMut(SseRef<'_>)) {
+        let (mut raw, mut text) = (raw, text);
         if !self.first_line_done {
             self.first_line_done = true;
-            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+            if let Some(rest) = raw.strip_prefix(b"\xEF\xBB\xBF") {
+                raw = rest;
+                text = text.map(|t| &t[3..]);
+            }
         }
         if raw.is_empty() {
             self.dispatch(out);
             return;
         }
-        let (line, replaced) = decode_lossy(raw);
-        self.replaced_utf8 += replaced;
+        if let Some(value) = raw.strip_prefix(b"data:") {
+            // The common line, without looking for the colon or matching the name.
+            let skip = if value.first() == Some(&b' ') { 6 } else { 5 };
+            let value = self.decode(&raw[skip..], text.map(|t| &t[skip..]));
+            self.data_line(&value);
+            return;
+        }
+        let line = self.decode(raw, text);
         let line: &str = &line;
         if let Some(comment) = line.strip_prefix(':') {
             out(SseRef::Comment(strip_one_space(comment)));
@@ -159,6 +171,17 @@ impl EventState {
             _ => {}
         }
     }
+    /// The text of a line (or part of one): `text` when already checked, else the bytes decoded lossily
+    /// (invalid sequences counted).
+    fn decode<'a>(&mut self, raw: &'a [u8], text: Option<&'a str>) -> Cow<'a, str> {
+        if let Some(t) = text {
+            return Cow::Borrowed(t);
+        }
+        let (decoded, replaced) = decode_lossy(raw);
+        self.replaced_utf8 += replaced;
+        decoded
+    }
+
     /// Appends one `data` value, keeping at most [`MAX_EVENT_BYTES`] of the event's data (cut on a
     /// character boundary) and counting the rest.
     fn data_line(&mut self, value: &str) {
@@ -241,7 +264,7 @@ impl SseParser {
         let mut sink = |item: SseRef<'_>| out.push(item.to_item());
         self.lines.feed(bytes);
         while let Some(line) = self.lines.next_line() {
-            self.state.line(line, &mut sink);
+            self.state.line(line, None, &mut sink);
         }
         out
     }
@@ -251,7 +274,7 @@ impl SseParser {
     /// [`SseParser::push`].
     pub fn push_with(&mut self, bytes: &[u8], mut on_item: impl FnMut(SseRef<'_>)) {
         let state = &mut self.state;
-        self.lines.feed_lines(bytes, |line| state.line(line, &mut on_item));
+        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, &mut on_item));
     }
 
     /// Ends the stream: handles a final unterminated line and dispatches a pending event.
@@ -264,7 +287,7 @@ impl SseParser {
     /// Ends the stream like [`SseParser::finish`], calling `on_item` with what it completes, borrowed.
     pub fn finish_with(&mut self, mut on_item: impl FnMut(SseRef<'_>)) {
         if let Some(rest) = self.lines.take_rest() {
-            self.state.line(&rest, &mut on_item);
+            self.state.line(&rest, None, &mut on_item);
         }
         self.state.dispatch(&mut on_item);
     }
