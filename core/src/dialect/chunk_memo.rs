@@ -206,6 +206,12 @@ fn string_literals(json: &str) -> Vec<(usize, usize)> {
 /// Decodes one JSON string literal (quotes included) exactly as serde_json decodes it inside a document:
 /// borrowed when it has no escapes, `None` when it is not one complete valid literal.
 fn decode_literal(literal: &str) -> Option<Cow<'_, str>> {
+    // Most tokens have no escape: the literal's body is its text when it holds no quote, no backslash
+    // and no control character (the bytes JSON does not allow unescaped).
+    let body = literal.strip_prefix('"').and_then(|l| l.strip_suffix('"'))?;
+    if body.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        return Some(Cow::Borrowed(body));
+    }
     struct Text;
     impl<'de> Visitor<'de> for Text {
         type Value = Cow<'de, str>;
@@ -333,6 +339,18 @@ mod tests {
         }
         let last_learned = chunk("t").replace("\"created\":7", &format!("\"created\":{}", MAX_LEARNS_WITHOUT_RECALL - 1));
         assert!(memo.recall(&last_learned).is_some(), "the last shape learned is kept");
+    }
+
+    #[test]
+    fn literals_decode_as_serde_json_decodes_them() {
+        let literals = [
+            r#""""#, r#""a""#, r#""caf\u00e9""#, r#""\ud83d\ude00""#, r#""\ud800""#, r#""a\"b""#, r#""a"b""#,
+            r#""\\""#, r#""\""#, "\"tab\there\"", "\"\u{7f}\"", r#""\/""#, r#""\x""#, r#""é 日本""#, r#"""#, "",
+        ];
+        for l in literals {
+            let expected = serde_json::from_str::<String>(l).ok();
+            assert_eq!(decode_literal(l).map(Cow::into_owned), expected, "{l}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! handed over borrowed from the read, with its text when the read's complete lines are valid UTF-8, checked
 //! in one pass per read; only the unterminated rest of a read is copied).
 
-use memchr::{memchr2, memrchr2};
+use memchr::memchr2;
 
 /// The most bytes of one line kept (512 KiB): eight times the 64 KiB at which a line is reported as long,
 /// so every line a real stream sends (a token or a few per event, a large tool call) is kept whole.
@@ -32,6 +32,8 @@ pub struct Line<'a> {
     /// The same bytes as text when they are already known to be valid UTF-8 (a line that lies within
     /// one read); `None` when they were not checked (a line split across reads) or are not valid.
     pub text: Option<&'a str>,
+    /// The next line is empty and complete in the same read (in SSE: this line ends an event).
+    pub next_is_empty: bool,
 }
 
 /// Splits a byte stream into lines incrementally; feed bytes with [`LineSplitter::feed`], then drain
@@ -96,9 +98,12 @@ impl LineSplitter {
     /// together, once per read (one pass over memory, not one per line), and come with their text when
     /// valid (see [`Line`]).
     pub fn feed_lines(&mut self, bytes: &[u8], mut on_line: impl FnMut(Line<'_>)) {
-        // Lines of an earlier `feed` not yet taken come first (none when only this method is used).
-        while let Some(line) = self.next_line() {
-            on_line(Line { bytes: line, text: None });
+        // Lines of an earlier `feed` not yet taken come first (none when only this method is used: then
+        // everything buffered has been scanned).
+        if self.scan_pos < self.buf.len() {
+            while let Some(line) = self.next_line() {
+                on_line(Line { bytes: line, text: None, next_is_empty: false });
+            }
         }
         let mut rest = bytes;
         if self.cr_pending && !rest.is_empty() {
@@ -133,17 +138,22 @@ impl LineSplitter {
             let next = self.after_line_end(rest, end);
             self.buf.extend_from_slice(&rest[..end]);
             self.line_ended(self.buf.len());
-            on_line(Line { bytes: &self.buf, text: None });
+            let next_is_empty = matches!(rest.get(next), Some(b'\n' | b'\r'));
+            on_line(Line { bytes: &self.buf, text: None, next_is_empty });
             self.buf.clear();
             rest = &rest[next..];
         }
-        let text = memrchr2(b'\n', b'\r', rest).and_then(|last| std::str::from_utf8(&rest[..last]).ok());
+        // A short rest holds a blank line or two and the start of a line that continues in the next
+        // read (checked again once complete): not worth a pass of its own.
+        let text = if rest.len() >= READ_CHECK_MIN_BYTES { valid_prefix(rest) } else { "" };
         let mut pos = 0;
         while let Some(end) = line_end(&rest[pos..]).map(|e| pos + e) {
             let next = self.after_line_end(rest, end);
             self.line_ended(end - pos);
             // Line ends are ASCII, so `pos` and `end` are character boundaries of the checked text.
-            on_line(Line { bytes: &rest[pos..end], text: text.map(|t| &t[pos..end]) });
+            let line_text = if end <= text.len() { Some(&text[pos..end]) } else { None };
+            let next_is_empty = matches!(rest.get(next), Some(b'\n' | b'\r'));
+            on_line(Line { bytes: &rest[pos..end], text: line_text, next_is_empty });
             pos = next;
         }
         self.keep(&rest[pos..]);
@@ -254,6 +264,20 @@ impl LineSplitter {
     }
 }
 
+/// Reads (after a line completed from earlier reads) shorter than this (256 B) are not checked as UTF-8 as
+/// a whole by [`LineSplitter::feed_lines`]: their lines are checked one by one by the caller.
+const READ_CHECK_MIN_BYTES: usize = 256;
+
+/// The longest valid UTF-8 start of `bytes`, as text: all of it in the common case, in one forward pass
+/// (which also brings the read into the cache for the line search); a second pass over the valid part
+/// only when the read ends inside a character or holds invalid bytes.
+fn valid_prefix(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    }
+}
+
 /// Where the first `\n` or `\r` is: a blank line (the end of every SSE event) is decided on its first
 /// byte, a longer one with `memchr2`.
 #[inline]
@@ -279,6 +303,31 @@ mod tests {
             }
         }
         (out, s.take_rest())
+    }
+
+    #[test]
+    fn feed_lines_after_feed_first_hands_over_the_lines_not_yet_taken() {
+        let mut s = LineSplitter::new();
+        s.feed(b"a\r\nb\rc");
+        assert_eq!(s.next_line(), Some(&b"a"[..]));
+        let mut lines = Vec::new();
+        s.feed_lines(b"d\ne\n", |l| {
+            assert!(l.text.is_none_or(|t| t.as_bytes() == l.bytes));
+            lines.push(l.bytes.to_vec());
+        });
+        assert_eq!(lines, [b"b".to_vec(), b"cd".to_vec(), b"e".to_vec()]);
+        assert_eq!(s.take_rest(), None);
+    }
+
+    #[test]
+    fn lines_within_a_long_read_come_with_their_text_and_whether_an_empty_line_follows() {
+        let mut s = LineSplitter::new();
+        let mut read = format!("data: {}\n\ndata: é\r\nx\n", "y".repeat(300)).into_bytes();
+        read.extend_from_slice(b"\xff\nlast\r");
+        let mut lines = Vec::new();
+        s.feed_lines(&read, |l| lines.push((l.bytes.len(), l.text.is_some(), l.next_is_empty)));
+        // The invalid byte's line and the lines after it are not handed as text.
+        assert_eq!(lines, [(306, true, true), (0, true, false), (8, true, false), (1, true, false), (1, false, false), (4, false, false)]);
     }
 
     #[test]

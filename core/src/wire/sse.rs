@@ -8,9 +8,10 @@
 //! has data; comment lines (`:` first) are reported so keep-alives can be counted.
 //!
 //! Two ways to read the result: [`SseParser::push`] returns owned [`SseItem`]s; [`SseParser::push_with`]
-//! (with [`SseParser::finish_with`]) hands each item to a callback as a borrowed [`SseRef`], reusing one
-//! data buffer and copying only the part of a line split across reads: the same items, without an
-//! allocation per line or event (the analyzer's path).
+//! (with [`SseParser::finish_with`]) hands each item to a callback as a borrowed [`SseRef`]: the same
+//! items, without an allocation per line or event (the analyzer's path). An event of one data line
+//! whose blank line is in the same read is handed over straight from the read; other data is gathered in
+//! one reused buffer.
 //!
 //! One deliberate difference from the spec: at the end of the stream, [`SseParser::finish`] handles a
 //! final unterminated line and dispatches a pending event, so a server that omits the last blank line
@@ -128,8 +129,9 @@ struct EventState {
 }
 
 impl EventState {
-    /// Handles one line: its bytes, and its text when already checked (see [`Line`]).
-    fn line(&mut self, raw: &[u8], text: Option<&str>, out: &mut impl FnMut(SseRef<'_>)) {
+    /// Handles one line: its bytes, its text when already checked, and whether the line after it is an
+    /// empty line in the same read (see [`Line`]).
+    fn line(&mut self, raw: &[u8], text: Option<&str>, ends_event: bool, out: &mut impl FnMut(SseRef<'_>)) {
         let (mut raw, mut text) = (raw, text);
         if !self.first_line_done {
             self.first_line_done = true;
@@ -146,6 +148,18 @@ impl EventState {
             // The common line, without looking for the colon or matching the name.
             let skip = if value.first() == Some(&b' ') { 6 } else { 5 };
             let value = self.decode(&raw[skip..], text.map(|t| &t[skip..]));
+            if ends_event && !self.has_data && value.len() <= MAX_EVENT_BYTES {
+                // A one-line event whose blank line follows in this read: dispatched now, its data
+                // borrowed, not copied (the blank line then has nothing to dispatch).
+                self.longest_event_bytes = self.longest_event_bytes.max(value.len());
+                out(SseRef::Event {
+                    event: non_empty(&self.event_type),
+                    data: &value,
+                    id: non_empty(&self.last_event_id),
+                });
+                self.event_type.clear();
+                return;
+            }
             self.data_line(&value);
             return;
         }
@@ -264,7 +278,7 @@ impl SseParser {
         let mut sink = |item: SseRef<'_>| out.push(item.to_item());
         self.lines.feed(bytes);
         while let Some(line) = self.lines.next_line() {
-            self.state.line(line, None, &mut sink);
+            self.state.line(line, None, false, &mut sink);
         }
         out
     }
@@ -274,7 +288,7 @@ impl SseParser {
     /// [`SseParser::push`].
     pub fn push_with(&mut self, bytes: &[u8], mut on_item: impl FnMut(SseRef<'_>)) {
         let state = &mut self.state;
-        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, &mut on_item));
+        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, line.next_is_empty, &mut on_item));
     }
 
     /// Ends the stream: handles a final unterminated line and dispatches a pending event.
@@ -287,7 +301,7 @@ impl SseParser {
     /// Ends the stream like [`SseParser::finish`], calling `on_item` with what it completes, borrowed.
     pub fn finish_with(&mut self, mut on_item: impl FnMut(SseRef<'_>)) {
         if let Some(rest) = self.lines.take_rest() {
-            self.state.line(&rest, None, &mut on_item);
+            self.state.line(&rest, None, false, &mut on_item);
         }
         self.state.dispatch(&mut on_item);
     }
