@@ -57,7 +57,14 @@ pub fn core_framing_owned(reads: &[&[u8]]) -> Tally {
 /// Core's full analysis ([`Analyzer::new`], the page's path; [`Analyzer::new_reference`] when
 /// `reference`), read `i` stamped at `i` ms; the tally is of content events and answer text.
 pub fn core_analysis(reads: &[&[u8]], reference: bool) -> Tally {
-    let mut a = if reference { Analyzer::new_reference(Some(CONTENT_TYPE)) } else { Analyzer::new(Some(CONTENT_TYPE)) };
+    if reference {
+        analyse(Analyzer::new_reference(Some(CONTENT_TYPE)), reads)
+    } else {
+        analyse(Analyzer::new(Some(CONTENT_TYPE)), reads)
+    }
+}
+
+fn analyse<const REFERENCE: bool>(mut a: Analyzer<REFERENCE>, reads: &[&[u8]]) -> Tally {
     for (i, read) in reads.iter().enumerate() {
         a.push(i as f64, read);
     }

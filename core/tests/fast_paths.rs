@@ -252,7 +252,19 @@ fn sse(reads: &[&[u8]], fast: bool) -> SseSeen {
 /// The analysis after every read and at the end, the report (metrics included) built from it when
 /// `report`, and how many chunks came from the memo.
 fn analyse(content_type: &str, reads: &[&[u8]], fast: bool, report: bool) -> (Vec<(usize, usize)>, Analysis, Option<Report>, usize) {
-    let mut a = if fast { Analyzer::new(Some(content_type)) } else { Analyzer::new_reference(Some(content_type)) };
+    if fast {
+        run(Analyzer::new(Some(content_type)), content_type, reads, report)
+    } else {
+        run(Analyzer::new_reference(Some(content_type)), content_type, reads, report)
+    }
+}
+
+fn run<const REFERENCE: bool>(
+    mut a: Analyzer<REFERENCE>,
+    content_type: &str,
+    reads: &[&[u8]],
+    report: bool,
+) -> (Vec<(usize, usize)>, Analysis, Option<Report>, usize) {
     let mut live = Vec::new();
     for (i, r) in reads.iter().enumerate() {
         a.push(i as f64 * 1.5, r);

@@ -396,9 +396,11 @@ struct HeldRead {
     bytes: Vec<u8>,
 }
 
-/// Turns reads into events incrementally; see the module docs.
+/// Turns reads into events incrementally; see the module docs. `REFERENCE` is `false` (the default) for
+/// the analyzer the page runs, `true` for the one without fast paths ([`Analyzer::new_reference`]): a
+/// type parameter rather than a flag, so the page's wasm carries no code of the reference path.
 #[derive(Debug, Clone, Default)]
-pub struct Analyzer {
+pub struct Analyzer<const REFERENCE: bool = false> {
     detector: FramingDetector,
     held: Vec<HeldRead>,
     decoder: Decoder,
@@ -406,8 +408,6 @@ pub struct Analyzer {
     out: Analysis,
     /// The shape of the last OpenAI chat chunk (the fast path).
     memo: ChunkMemo,
-    /// Without the fast paths (see [`Analyzer::new_reference`]).
-    reference: bool,
 }
 
 impl Analyzer {
@@ -418,14 +418,21 @@ impl Analyzer {
             ..Self::default()
         }
     }
+}
 
+impl Analyzer<true> {
     /// The same analyzer without its fast paths: SSE parsed to owned items line by line from a copy of
     /// every read, every chat chunk decoded to a `serde_json::Value`. Same results, slower: the reference
     /// the fast paths are tested and benchmarked against.
     pub fn new_reference(content_type: Option<&str>) -> Self {
-        Self { reference: true, ..Self::new(content_type) }
+        Self {
+            detector: FramingDetector::new(content_type),
+            ..Self::default()
+        }
     }
+}
 
+impl<const REFERENCE: bool> Analyzer<REFERENCE> {
     /// How many chat chunks were read from the chunk memo (without a `Value`) so far.
     pub fn chunks_recalled(&self) -> usize {
         self.memo.recalls()
@@ -484,7 +491,7 @@ impl Analyzer {
                 Decoder::Undecided => {}
                 Decoder::Sse(p) => {
                     let out = &mut self.out;
-                    if self.reference {
+                    if REFERENCE {
                         for item in p.finish() {
                             out.sse_item(at_ms, read_index, item.as_sse_ref(), None);
                         }
@@ -541,7 +548,7 @@ impl Analyzer {
             Decoder::Undecided => {}
             Decoder::Sse(p) => {
                 let out = &mut self.out;
-                if self.reference {
+                if REFERENCE {
                     for item in p.push(bytes) {
                         out.sse_item(at_ms, read_index, item.as_sse_ref(), None);
                     }

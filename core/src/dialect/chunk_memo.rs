@@ -24,9 +24,6 @@
 //! no allocation when the text has no escapes.
 
 use std::borrow::Cow;
-use std::fmt;
-
-use serde::de::{self, Deserializer as _, Visitor};
 
 use super::{classify_payload, openai, ChunkFacts, EventKind, Payload};
 
@@ -204,7 +201,8 @@ fn string_literals(json: &str) -> Vec<(usize, usize)> {
 }
 
 /// Decodes one JSON string literal (quotes included) exactly as serde_json decodes it inside a document:
-/// borrowed when it has no escapes, `None` when it is not one complete valid literal.
+/// borrowed when it has no escapes (then it is its own text), `None` when it is not one complete valid
+/// literal.
 fn decode_literal(literal: &str) -> Option<Cow<'_, str>> {
     // Most tokens have no escape: the literal's body is its text when it holds no quote, no backslash
     // and no control character (the bytes JSON does not allow unescaped).
@@ -212,26 +210,7 @@ fn decode_literal(literal: &str) -> Option<Cow<'_, str>> {
     if body.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         return Some(Cow::Borrowed(body));
     }
-    struct Text;
-    impl<'de> Visitor<'de> for Text {
-        type Value = Cow<'de, str>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a string")
-        }
-        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-            Ok(Cow::Borrowed(v))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Cow::Owned(v.to_string()))
-        }
-        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Cow::Owned(v))
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(literal);
-    let text = (&mut de).deserialize_str(Text).ok()?;
-    de.end().ok()?;
-    Some(text)
+    serde_json::from_str::<String>(literal).ok().map(Cow::Owned)
 }
 
 #[cfg(test)]

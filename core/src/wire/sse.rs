@@ -131,7 +131,7 @@ struct EventState {
 impl EventState {
     /// Handles one line: its bytes, its text when already checked, and whether the line after it is an
     /// empty line in the same read (see [`Line`]).
-    fn line(&mut self, raw: &[u8], text: Option<&str>, ends_event: bool, out: &mut impl FnMut(SseRef<'_>)) {
+    fn line(&mut self, raw: &[u8], text: Option<&str>, ends_event: bool, out: &mut dyn FnMut(SseRef<'_>)) {
         let (mut raw, mut text) = (raw, text);
         if !self.first_line_done {
             self.first_line_done = true;
@@ -228,7 +228,7 @@ impl EventState {
         self.data.len() + self.event_dropped
     }
 
-    fn dispatch(&mut self, out: &mut impl FnMut(SseRef<'_>)) {
+    fn dispatch(&mut self, out: &mut dyn FnMut(SseRef<'_>)) {
         if !self.has_data {
             self.event_type.clear();
             return;
@@ -287,8 +287,14 @@ impl SseParser {
     /// fast path: no allocation per line or event): the same items, in the same order, as
     /// [`SseParser::push`].
     pub fn push_with(&mut self, bytes: &[u8], mut on_item: impl FnMut(SseRef<'_>)) {
+        self.push_dyn(bytes, &mut on_item);
+    }
+
+    /// [`SseParser::push_with`] behind one dynamic call per item, so the parser's code is not copied for
+    /// every caller (the page's wasm size).
+    fn push_dyn(&mut self, bytes: &[u8], on_item: &mut dyn FnMut(SseRef<'_>)) {
         let state = &mut self.state;
-        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, line.next_is_empty, &mut on_item));
+        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, line.next_is_empty, on_item));
     }
 
     /// Ends the stream: handles a final unterminated line and dispatches a pending event.
@@ -300,10 +306,14 @@ impl SseParser {
 
     /// Ends the stream like [`SseParser::finish`], calling `on_item` with what it completes, borrowed.
     pub fn finish_with(&mut self, mut on_item: impl FnMut(SseRef<'_>)) {
+        self.finish_dyn(&mut on_item);
+    }
+
+    fn finish_dyn(&mut self, on_item: &mut dyn FnMut(SseRef<'_>)) {
         if let Some(rest) = self.lines.take_rest() {
-            self.state.line(&rest, None, false, &mut on_item);
+            self.state.line(&rest, None, false, on_item);
         }
-        self.state.dispatch(&mut on_item);
+        self.state.dispatch(on_item);
     }
 
     /// Length in bytes of the longest line so far (terminator excluded, the line in progress included).
