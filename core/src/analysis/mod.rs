@@ -12,17 +12,23 @@
 //! framing is `raw` (each read's text is one content event, UTF-8 decoded across reads). Inside a JSON
 //! dialect a payload that is not a JSON object (and not `[DONE]`) is malformed, and parsing goes on.
 //! Usage reports are merged (later counts win, earlier ones stay), since some dialects split them.
+//!
+//! Fast paths (same results, tested against [`Analyzer::new_reference`] in `core/tests/fast_paths.rs`):
+//! SSE is parsed with [`SseParser::push_with`] (borrowed lines and events, no allocation per event), and
+//! an OpenAI chat chunk shaped like an earlier one is read from a [`ChunkMemo`] instead of being decoded
+//! to a `serde_json::Value`.
 
 pub mod event;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dialect::chunk_memo::ChunkMemo;
 use crate::dialect::{self, classify_payload, openai, stop_reason, ChunkFacts, Payload, StopReason, Usage};
 use crate::text::truncate_chars;
 use crate::trace::{Trace, TraceEnd};
 use crate::wire::framing::{Framing, FramingDecision, FramingDetector};
 use crate::wire::lines::LineSplitter;
-use crate::wire::sse::{SseItem, SseParser};
+use crate::wire::sse::{SseParser, SseRef};
 use crate::wire::utf8::{decode_lossy, Utf8Decoder};
 
 pub use event::{Dialect, EventKind, StreamEvent};
@@ -237,6 +243,14 @@ impl Analysis {
     }
 
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
+        let ChunkFacts { kinds, usage, server_ms, created_unix_s } = facts;
+        let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s };
+        self.emit_kinds(at_ms, read_index, &facts, kinds);
+    }
+
+    /// Emits `kinds` with the usage, server time and creation time of `facts` (whose own `kinds` are
+    /// not read: a recalled chunk's kinds differ from the remembered ones in their text).
+    fn emit_kinds(&mut self, at_ms: f64, read_index: usize, facts: &ChunkFacts, kinds: impl IntoIterator<Item = EventKind>) {
         if self.created_unix_s.is_none() {
             self.created_unix_s = facts.created_unix_s;
         }
@@ -246,7 +260,7 @@ impl Analysis {
                 None => self.usage = Some(u.clone()),
             }
         }
-        for kind in facts.kinds {
+        for kind in kinds {
             self.emit(at_ms, read_index, kind, facts.server_ms);
         }
     }
@@ -265,34 +279,36 @@ impl Analysis {
         self.emit(at_ms, read_index, kind, None);
     }
 
-    fn sse_item(&mut self, at_ms: f64, read_index: usize, item: SseItem) {
+    /// Handles one SSE item; with a `memo` (the fast path), a chat chunk shaped like an earlier one is
+    /// read from it instead of being decoded to a `Value` (same facts: see [`crate::dialect::chunk_memo`]).
+    fn sse_item(&mut self, at_ms: f64, read_index: usize, item: SseRef<'_>, memo: Option<&mut ChunkMemo>) {
         let (event, data) = match item {
-            SseItem::Comment(_) => {
+            SseRef::Comment(_) => {
                 self.count_message(read_index);
                 self.emit(at_ms, read_index, EventKind::KeepAlive, None);
                 return;
             }
-            SseItem::Retry(ms) => {
+            SseRef::Retry(ms) => {
                 self.retry_ms = Some(ms);
                 return;
             }
-            SseItem::Event { event, data, .. } => (event, data),
+            SseRef::Event { event, data, .. } => (event, data),
         };
         self.count_message(read_index);
-        if event.as_deref() == Some("error") {
-            let msg = match classify_payload(&data) {
-                Payload::Object(v) => dialect::error_message(&v).unwrap_or(data),
+        if event == Some("error") {
+            let msg = match classify_payload(data) {
+                Payload::Object(v) => dialect::error_message(&v).unwrap_or_else(|| data.to_string()),
                 _ if data.trim().is_empty() => "error event without data".to_string(),
-                _ => data,
+                _ => data.to_string(),
             };
             self.emit(at_ms, read_index, EventKind::StreamError(msg), None);
             return;
         }
         if self.dialect == Dialect::SseText {
-            if openai::is_done(&data) {
+            if openai::is_done(data) {
                 self.emit(at_ms, read_index, EventKind::Done, None);
             } else {
-                self.text_data(at_ms, read_index, data);
+                self.text_data(at_ms, read_index, data.to_string());
             }
             return;
         }
@@ -301,25 +317,36 @@ impl Analysis {
             self.emit(at_ms, read_index, EventKind::Empty, None);
             return;
         }
-        match classify_payload(&data) {
+        let mut memo = memo;
+        if self.dialect == Dialect::OpenaiChat {
+            if let Some(recalled) = memo.as_deref_mut().and_then(|m| m.recall(data)) {
+                let facts = recalled.facts;
+                self.emit_kinds(at_ms, read_index, facts, recalled.into_kinds());
+                return;
+            }
+        }
+        match classify_payload(data) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Object(v) => {
                 if self.dialect == Dialect::Unknown {
-                    if let Some(d) = dialect::detect_sse(&v, event.as_deref()) {
+                    if let Some(d) = dialect::detect_sse(&v, event) {
                         self.dialect = d;
                     }
                 }
-                let facts = dialect::sse_facts(self.dialect, &v, event.as_deref());
+                let facts = dialect::sse_facts(self.dialect, &v, event);
+                if let (Some(m), Dialect::OpenaiChat) = (memo, self.dialect) {
+                    m.learn(data, &facts);
+                }
                 self.emit_facts(at_ms, read_index, facts);
             }
-            Payload::Other if self.dialect.is_json() => self.malformed(at_ms, read_index, &data),
+            Payload::Other if self.dialect.is_json() => self.malformed(at_ms, read_index, data),
             Payload::Other => {
                 if data.trim_start().starts_with('{') {
                     // Broken JSON: do not let it turn a JSON stream into a text stream.
-                    self.malformed(at_ms, read_index, &data);
+                    self.malformed(at_ms, read_index, data);
                 } else {
                     self.dialect = Dialect::SseText;
-                    self.text_data(at_ms, read_index, data);
+                    self.text_data(at_ms, read_index, data.to_string());
                 }
             }
         }
@@ -369,14 +396,18 @@ struct HeldRead {
     bytes: Vec<u8>,
 }
 
-/// Turns reads into events incrementally; see the module docs.
+/// Turns reads into events incrementally; see the module docs. `REFERENCE` is `false` (the default) for
+/// the analyzer the page runs, `true` for the one without fast paths ([`Analyzer::new_reference`]): a
+/// type parameter rather than a flag, so the page's wasm carries no code of the reference path.
 #[derive(Debug, Clone, Default)]
-pub struct Analyzer {
+pub struct Analyzer<const REFERENCE: bool = false> {
     detector: FramingDetector,
     held: Vec<HeldRead>,
     decoder: Decoder,
     last_read: Option<(f64, usize)>,
     out: Analysis,
+    /// The shape of the last OpenAI chat chunk (the fast path).
+    memo: ChunkMemo,
 }
 
 impl Analyzer {
@@ -386,6 +417,25 @@ impl Analyzer {
             detector: FramingDetector::new(content_type),
             ..Self::default()
         }
+    }
+}
+
+impl Analyzer<true> {
+    /// The same analyzer without its fast paths: SSE parsed to owned items line by line from a copy of
+    /// every read, every chat chunk decoded to a `serde_json::Value`. Same results, slower: the reference
+    /// the fast paths are tested and benchmarked against.
+    pub fn new_reference(content_type: Option<&str>) -> Self {
+        Self {
+            detector: FramingDetector::new(content_type),
+            ..Self::default()
+        }
+    }
+}
+
+impl<const REFERENCE: bool> Analyzer<REFERENCE> {
+    /// How many chat chunks were read from the chunk memo (without a `Value`) so far.
+    pub fn chunks_recalled(&self) -> usize {
+        self.memo.recalls()
     }
 
     /// Analyzes one read (call once per read, in order; reads are numbered from 0). Ignored after
@@ -440,8 +490,14 @@ impl Analyzer {
             match &mut self.decoder {
                 Decoder::Undecided => {}
                 Decoder::Sse(p) => {
-                    for item in p.finish() {
-                        self.out.sse_item(at_ms, read_index, item);
+                    let out = &mut self.out;
+                    if REFERENCE {
+                        for item in p.finish() {
+                            out.sse_item(at_ms, read_index, item.as_sse_ref(), None);
+                        }
+                    } else {
+                        let memo = &mut self.memo;
+                        p.finish_with(|item| out.sse_item(at_ms, read_index, item, Some(&mut *memo)));
                     }
                 }
                 Decoder::Ndjson {
@@ -491,8 +547,14 @@ impl Analyzer {
         match &mut self.decoder {
             Decoder::Undecided => {}
             Decoder::Sse(p) => {
-                for item in p.push(bytes) {
-                    self.out.sse_item(at_ms, read_index, item);
+                let out = &mut self.out;
+                if REFERENCE {
+                    for item in p.push(bytes) {
+                        out.sse_item(at_ms, read_index, item.as_sse_ref(), None);
+                    }
+                } else {
+                    let memo = &mut self.memo;
+                    p.push_with(bytes, |item| out.sse_item(at_ms, read_index, item, Some(&mut *memo)));
                 }
             }
             Decoder::Ndjson {

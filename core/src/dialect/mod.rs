@@ -9,12 +9,14 @@
 //! message fixes the dialect; [`sse_facts`] and [`json_line_facts`] then read each message with that
 //! dialect's adapter ([`openai`], [`responses`], [`anthropic`], [`gemini`], [`ollama`]) into
 //! [`ChunkFacts`]: [`EventKind`]s, the [`usage::Usage`] the server reported and the [`StopReason`] in
-//! one vocabulary ([`stop_reason`]). [`error_body`] reads the body of an HTTP error answer, and
+//! one vocabulary ([`stop_reason`]). [`chunk_memo`] reads an OpenAI chat chunk shaped like the last one
+//! without a `Value` (the analyzer's fast path, same facts). [`error_body`] reads the body of an HTTP error answer, and
 //! [`models_list`] the ids of a `GET …/models` answer (bounded, in one pass).
 //!
 //! Depends on [`crate::wire`] (UTF-8 decoding) and the bottom modules only.
 
 pub mod anthropic;
+pub mod chunk_memo;
 pub mod error_body;
 pub mod gemini;
 pub mod models_list;

@@ -7,6 +7,12 @@
 //! colon is stripped, a leading byte-order mark is dropped. An event is dispatched on a blank line when it
 //! has data; comment lines (`:` first) are reported so keep-alives can be counted.
 //!
+//! Two ways to read the result: [`SseParser::push`] returns owned [`SseItem`]s; [`SseParser::push_with`]
+//! (with [`SseParser::finish_with`]) hands each item to a callback as a borrowed [`SseRef`]: the same
+//! items, without an allocation per line or event (the analyzer's path). An event of one data line
+//! whose blank line is in the same read is handed over straight from the read; other data is gathered in
+//! one reused buffer.
+//!
 //! One deliberate difference from the spec: at the end of the stream, [`SseParser::finish`] handles a
 //! final unterminated line and dispatches a pending event, so a server that omits the last blank line
 //! still has its last event measured.
@@ -20,7 +26,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::{LineSplitter, MAX_LINE_BYTES};
+use std::borrow::Cow;
+
+use super::lines::{Line, LineSplitter, MAX_LINE_BYTES};
 use super::utf8::decode_lossy;
 
 /// The most bytes of one event's data kept (1 MiB): twice [`MAX_LINE_BYTES`], so an event whose data
@@ -49,6 +57,57 @@ pub enum SseItem {
     Retry(u64),
 }
 
+impl SseItem {
+    /// The item as borrowed [`SseRef`].
+    pub fn as_sse_ref(&self) -> SseRef<'_> {
+        match self {
+            SseItem::Event { event, data, id } => {
+                SseRef::Event { event: event.as_deref(), data, id: id.as_deref() }
+            }
+            SseItem::Comment(text) => SseRef::Comment(text),
+            SseItem::Retry(ms) => SseRef::Retry(*ms),
+        }
+    }
+}
+
+/// An [`SseItem`] borrowed from the parser (the fast path, [`SseParser::push_with`]): valid for the
+/// duration of the callback, no allocation per event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SseRef<'a> {
+    /// A dispatched event; see [`SseItem::Event`].
+    Event {
+        /// The `event` field, `None` when absent or empty.
+        event: Option<&'a str>,
+        /// The data lines joined with `\n`.
+        data: &'a str,
+        /// The last event id in force, `None` when empty.
+        id: Option<&'a str>,
+    },
+    /// A comment line, the text after the colon (one leading space stripped).
+    Comment(&'a str),
+    /// A valid `retry` field, in ms.
+    Retry(u64),
+}
+
+impl SseRef<'_> {
+    /// The owned item with the same contents.
+    pub fn to_item(&self) -> SseItem {
+        match *self {
+            SseRef::Event { event, data, id } => SseItem::Event {
+                event: event.map(str::to_string),
+                data: data.to_string(),
+                id: id.map(str::to_string),
+            },
+            SseRef::Comment(text) => SseItem::Comment(text.to_string()),
+            SseRef::Retry(ms) => SseItem::Retry(ms),
+        }
+    }
+}
+
+/// Data capacity kept for the next event after a dispatch (64 KiB): the buffer is reused, so events of
+/// ordinary size allocate nothing, while one huge event does not keep its megabyte.
+const DATA_CAPACITY_KEPT: usize = 64 * 1024;
+
 /// The event being assembled from field lines.
 #[derive(Debug, Default, Clone)]
 struct EventState {
@@ -70,21 +129,44 @@ struct EventState {
 }
 
 impl EventState {
-    fn line(&mut self, raw: &[u8], out: &mut Vec<SseItem>) {
-        let mut raw = raw;
+    /// Handles one line: its bytes, its text when already checked, and whether the line after it is an
+    /// empty line in the same read (see [`Line`]).
+    fn line(&mut self, raw: &[u8], text: Option<&str>, ends_event: bool, out: &mut dyn FnMut(SseRef<'_>)) {
+        let (mut raw, mut text) = (raw, text);
         if !self.first_line_done {
             self.first_line_done = true;
-            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+            if let Some(rest) = raw.strip_prefix(b"\xEF\xBB\xBF") {
+                raw = rest;
+                text = text.map(|t| &t[3..]);
+            }
         }
         if raw.is_empty() {
             self.dispatch(out);
             return;
         }
-        let (line, replaced) = decode_lossy(raw);
-        self.replaced_utf8 += replaced;
+        if let Some(value) = raw.strip_prefix(b"data:") {
+            // The common line, without looking for the colon or matching the name.
+            let skip = if value.first() == Some(&b' ') { 6 } else { 5 };
+            let value = self.decode(&raw[skip..], text.map(|t| &t[skip..]));
+            if ends_event && !self.has_data && value.len() <= MAX_EVENT_BYTES {
+                // A one-line event whose blank line follows in this read: dispatched now, its data
+                // borrowed, not copied (the blank line then has nothing to dispatch).
+                self.longest_event_bytes = self.longest_event_bytes.max(value.len());
+                out(SseRef::Event {
+                    event: non_empty(&self.event_type),
+                    data: &value,
+                    id: non_empty(&self.last_event_id),
+                });
+                self.event_type.clear();
+                return;
+            }
+            self.data_line(&value);
+            return;
+        }
+        let line = self.decode(raw, text);
         let line: &str = &line;
         if let Some(comment) = line.strip_prefix(':') {
-            out.push(SseItem::Comment(strip_one_space(comment).to_string()));
+            out(SseRef::Comment(strip_one_space(comment)));
             return;
         }
         let (name, value) = match line.find(':') {
@@ -93,15 +175,25 @@ impl EventState {
         };
         match name {
             "data" => self.data_line(value),
-            "event" => self.event_type = value.to_string(),
-            "id" if !value.contains('\0') => self.last_event_id = value.to_string(),
+            "event" => value.clone_into(&mut self.event_type),
+            "id" if !value.contains('\0') => value.clone_into(&mut self.last_event_id),
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 if let Ok(ms) = value.parse::<u64>() {
-                    out.push(SseItem::Retry(ms));
+                    out(SseRef::Retry(ms));
                 }
             }
             _ => {}
         }
+    }
+    /// The text of a line (or part of one): `text` when already checked, else the bytes decoded lossily
+    /// (invalid sequences counted).
+    fn decode<'a>(&mut self, raw: &'a [u8], text: Option<&'a str>) -> Cow<'a, str> {
+        if let Some(t) = text {
+            return Cow::Borrowed(t);
+        }
+        let (decoded, replaced) = decode_lossy(raw);
+        self.replaced_utf8 += replaced;
+        decoded
     }
 
     /// Appends one `data` value, keeping at most [`MAX_EVENT_BYTES`] of the event's data (cut on a
@@ -136,9 +228,9 @@ impl EventState {
         self.data.len() + self.event_dropped
     }
 
-    fn dispatch(&mut self, out: &mut Vec<SseItem>) {
-        let event_type = std::mem::take(&mut self.event_type);
+    fn dispatch(&mut self, out: &mut dyn FnMut(SseRef<'_>)) {
         if !self.has_data {
+            self.event_type.clear();
             return;
         }
         self.has_data = false;
@@ -146,11 +238,16 @@ impl EventState {
         if std::mem::take(&mut self.event_dropped) > 0 {
             self.cut_events += 1;
         }
-        out.push(SseItem::Event {
-            event: non_empty(event_type),
-            data: std::mem::take(&mut self.data),
-            id: non_empty(self.last_event_id.clone()),
+        out(SseRef::Event {
+            event: non_empty(&self.event_type),
+            data: &self.data,
+            id: non_empty(&self.last_event_id),
         });
+        self.event_type.clear();
+        self.data.clear();
+        if self.data.capacity() > DATA_CAPACITY_KEPT {
+            self.data = String::new();
+        }
     }
 }
 
@@ -158,12 +255,8 @@ fn strip_one_space(s: &str) -> &str {
     s.strip_prefix(' ').unwrap_or(s)
 }
 
-fn non_empty(s: String) -> Option<String> {
-    if s.is_empty() {
-        None
-    } else {
-        Some(s)
-    }
+fn non_empty(s: &str) -> Option<&str> {
+    Some(s).filter(|s| !s.is_empty())
 }
 
 /// Parses an SSE byte stream read by read.
@@ -182,21 +275,45 @@ impl SseParser {
     /// Parses the bytes of one read and returns what they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<SseItem> {
         let mut out = Vec::new();
+        let mut sink = |item: SseRef<'_>| out.push(item.to_item());
         self.lines.feed(bytes);
         while let Some(line) = self.lines.next_line() {
-            self.state.line(line, &mut out);
+            self.state.line(line, None, false, &mut sink);
         }
         out
+    }
+
+    /// Parses the bytes of one read and calls `on_item` with each thing they completed, borrowed (the
+    /// fast path: no allocation per line or event): the same items, in the same order, as
+    /// [`SseParser::push`].
+    pub fn push_with(&mut self, bytes: &[u8], mut on_item: impl FnMut(SseRef<'_>)) {
+        self.push_dyn(bytes, &mut on_item);
+    }
+
+    /// [`SseParser::push_with`] behind one dynamic call per item, so the parser's code is not copied for
+    /// every caller (the page's wasm size).
+    fn push_dyn(&mut self, bytes: &[u8], on_item: &mut dyn FnMut(SseRef<'_>)) {
+        let state = &mut self.state;
+        self.lines.feed_lines(bytes, |line: Line<'_>| state.line(line.bytes, line.text, line.next_is_empty, on_item));
     }
 
     /// Ends the stream: handles a final unterminated line and dispatches a pending event.
     pub fn finish(&mut self) -> Vec<SseItem> {
         let mut out = Vec::new();
-        if let Some(rest) = self.lines.take_rest() {
-            self.state.line(&rest, &mut out);
-        }
-        self.state.dispatch(&mut out);
+        self.finish_with(|item| out.push(item.to_item()));
         out
+    }
+
+    /// Ends the stream like [`SseParser::finish`], calling `on_item` with what it completes, borrowed.
+    pub fn finish_with(&mut self, mut on_item: impl FnMut(SseRef<'_>)) {
+        self.finish_dyn(&mut on_item);
+    }
+
+    fn finish_dyn(&mut self, on_item: &mut dyn FnMut(SseRef<'_>)) {
+        if let Some(rest) = self.lines.take_rest() {
+            self.state.line(&rest, None, false, on_item);
+        }
+        self.state.dispatch(on_item);
     }
 
     /// Length in bytes of the longest line so far (terminator excluded, the line in progress included).
