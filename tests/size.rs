@@ -11,13 +11,13 @@ use std::process::Command;
 /// The issue's budget for the gzipped wasm: 200 KB. NOT met yet: see [`RATCHET_WASM_GZIP_BYTES`].
 const BUDGET_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped wasm of main as measured when this test was merged (496,600 B
-/// on 2026-12-02), rounded up to the next 5 KB. The test was written on a branch without issue 14's
-/// catalogues (474,006 B there); merged with them, the English and Chinese words of every finding, report
+/// A ratchet, not the budget: the gzipped wasm as measured (492,436 B on 2026-12-02: main with issue 14's
+/// catalogues and issue 13's size work), rounded up to the next 5 KB. The test was written on a branch
+/// without the catalogues (474,006 B there); the English and Chinese words of every finding, report
 /// sentence and page label add 22.6 KB gzipped (measured before the size work: 524,779 -> 544,828 B).
 /// The issue's budget is 200 KB ([`BUDGET_WASM_GZIP_BYTES`]) and is not yet met. Lower this constant
 /// whenever the wasm shrinks; never raise it to let a change in.
-const RATCHET_WASM_GZIP_BYTES: u64 = 500_000;
+const RATCHET_WASM_GZIP_BYTES: u64 = 495_000;
 
 #[test]
 fn the_gzipped_wasm_stays_within_the_ratchet() {
