@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiKey;
-use streamscope_core::i18n::{Lang, Text};
+use streamscope_core::i18n::{Key, Lang, Text};
 
 /// The page's language (`Copy`), provided as context by [`provide_lang`].
 #[derive(Clone, Copy)]
@@ -76,8 +76,22 @@ pub fn chosen_getter() -> impl Fn() -> Option<Lang> + Copy {
 }
 
 /// A word of the page in its language now (tracked).
-pub fn say(key: UiKey) -> String {
+pub fn say(key: impl Into<Key>) -> String {
     Text::msg(key).render(use_lang())
+}
+
+/// A word of the page that follows its language, for a view's text or attribute:
+/// `<span>{word(UiFormKey::Url)}</span>`, `title=word(UiMetricsKey::TtftHint)`.
+///
+/// Every call returns the same closure type (made by the non-generic [`word_of`]), so a hundred labels
+/// cost one instantiation of the renderer, not a hundred.
+pub fn word(key: impl Into<Key>) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    word_of(key.into())
+}
+
+/// [`word`]'s one closure type.
+fn word_of(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || Text::msg(key).render(use_lang())
 }
 
 /// The language switcher: one option per catalogue, in its own name.

@@ -54,6 +54,9 @@ macro_rules! keys {
 
 pub mod rules;
 pub mod ui;
+pub mod ui_form;
+pub mod ui_metrics;
+pub mod ui_panels;
 pub mod triage_http;
 pub mod triage_url;
 pub mod triage_net;
@@ -69,6 +72,9 @@ pub mod markdown;
 
 pub use rules::RulesKey;
 pub use ui::UiKey;
+pub use ui_form::UiFormKey;
+pub use ui_metrics::UiMetricsKey;
+pub use ui_panels::UiPanelsKey;
 pub use triage_http::TriageHttpKey;
 pub use triage_url::TriageUrlKey;
 pub use triage_net::TriageNetKey;
@@ -87,6 +93,12 @@ keys! {
     Rules(RulesKey),
     /// The page's own words (`src/ui`).
     Ui(UiKey),
+    /// The form, its links and the session's notes (`src/ui/form.rs`, `handoff.rs`, `session.rs`).
+    UiForm(UiFormKey),
+    /// The metrics grid, the timeline, the text and raw views (`src/ui/metrics_panel.rs`, `timeline.rs`, ...).
+    UiMetrics(UiMetricsKey),
+    /// The compare, hops, sweep, cache/connection and prefix-check panels.
+    UiPanels(UiPanelsKey),
     /// The HTTP error triage (`findings::triage::http`).
     TriageHttp(TriageHttpKey),
     /// The URL triage (`findings::triage::url`).

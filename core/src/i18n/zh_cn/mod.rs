@@ -4,6 +4,9 @@
 
 mod rules;
 mod ui;
+mod ui_form;
+mod ui_metrics;
+mod ui_panels;
 mod triage_http;
 mod triage_url;
 mod triage_net;
@@ -24,6 +27,9 @@ pub fn template(key: Key) -> &'static str {
     match key {
         Key::Rules(k) => rules::template(k),
         Key::Ui(k) => ui::template(k),
+        Key::UiForm(k) => ui_form::template(k),
+        Key::UiMetrics(k) => ui_metrics::template(k),
+        Key::UiPanels(k) => ui_panels::template(k),
         Key::TriageHttp(k) => triage_http::template(k),
         Key::TriageUrl(k) => triage_url::template(k),
         Key::TriageNet(k) => triage_net::template(k),

@@ -1,0 +1,9 @@
+//! Chinese words of the form and its links.
+
+use crate::i18n::keys::UiFormKey;
+
+/// The Chinese template of `key`.
+pub fn template(key: UiFormKey) -> &'static str {
+    match key {
+    }
+}

@@ -1,0 +1,9 @@
+//! Chinese words of the metrics and timeline.
+
+use crate::i18n::keys::UiMetricsKey;
+
+/// The Chinese template of `key`.
+pub fn template(key: UiMetricsKey) -> &'static str {
+    match key {
+    }
+}
