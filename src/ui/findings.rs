@@ -6,7 +6,7 @@ use streamscope_core::report::export::ImportSource;
 use streamscope_core::verdict::Verdict;
 
 use super::format;
-use super::lang::{say, use_lang};
+use super::lang::{say, use_lang, word};
 use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 use super::session::{RunState, Session};
@@ -65,7 +65,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                     <p class="verdict-imported" data-testid="verdict-imported">
                         {words}
                         <Show when=move || session.can_go_back()>
-                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>{move || say(UiKey::BackToMeasurement)}</button>
+                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>{word(UiKey::BackToMeasurement)}</button>
                         </Show>
                     </p>
                 }
@@ -84,7 +84,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                                     <strong>{f.title.clone()}</strong>
                                 </div>
                                 <p class="finding-detail">{f.detail.clone()}</p>
-                                {f.fix.clone().map(|fix| view! { <p class="finding-fix"><span>{move || say(UiKey::FixLabel)}</span>{fix}</p> })}
+                                {f.fix.clone().map(|fix| view! { <p class="finding-fix"><span>{word(UiKey::FixLabel)}</span>{fix}</p> })}
                             </li>
                         }
                     }

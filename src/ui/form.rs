@@ -4,8 +4,10 @@
 use leptos::prelude::*;
 use streamscope_core::config::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
-use streamscope_core::i18n::Lang;
+use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::i18n::{Lang, Text};
 
+use super::lang::{use_lang, word};
 use super::session::{CampaignPlan, Session};
 use super::triage_hints::{suggestions, url_checks, UrlChecks};
 use streamscope_core::config::page_config::{
@@ -243,10 +245,21 @@ pub fn plan_from_form(form: &FormState) -> CampaignPlan {
     }
 }
 
+/// What the form calls a preset (its API's own names kept).
+fn preset_label(p: ApiPreset) -> UiFormKey {
+    match p {
+        ApiPreset::OpenaiChat => UiFormKey::PresetOpenaiChat,
+        ApiPreset::OpenaiResponses => UiFormKey::PresetOpenaiResponses,
+        ApiPreset::Anthropic => UiFormKey::PresetAnthropic,
+        ApiPreset::Ollama => UiFormKey::PresetOllama,
+        ApiPreset::Gemini => UiFormKey::PresetGemini,
+    }
+}
+
 /// A labelled single-line input bound to a signal.
 #[component]
 fn Field(
-    label: &'static str,
+    label: UiFormKey,
     testid: &'static str,
     value: RwSignal<String>,
     #[prop(optional)] kind: Option<&'static str>,
@@ -254,7 +267,7 @@ fn Field(
 ) -> impl IntoView {
     view! {
         <label class="field" class:wide=wide>
-            <span>{label}</span>
+            <span>{word(label)}</span>
             <input
                 type=kind.unwrap_or("text")
                 data-testid=testid
@@ -269,7 +282,7 @@ fn Field(
 
 /// A labelled checkbox bound to a signal.
 #[component]
-fn Check(label: &'static str, testid: &'static str, value: RwSignal<bool>) -> impl IntoView {
+fn Check(label: UiFormKey, testid: &'static str, value: RwSignal<bool>) -> impl IntoView {
     view! {
         <label class="field check">
             <input
@@ -278,17 +291,17 @@ fn Check(label: &'static str, testid: &'static str, value: RwSignal<bool>) -> im
                 prop:checked=move || value.get()
                 on:change=move |ev| value.set(event_target_checked(&ev))
             />
-            <span>{label}</span>
+            <span>{word(label)}</span>
         </label>
     }
 }
 
 /// A labelled multi-line input bound to a signal.
 #[component]
-fn Area(label: &'static str, testid: &'static str, value: RwSignal<String>, rows: u32) -> impl IntoView {
+fn Area(label: UiFormKey, testid: &'static str, value: RwSignal<String>, rows: u32) -> impl IntoView {
     view! {
         <label class="field wide">
-            <span>{label}</span>
+            <span>{word(label)}</span>
             <textarea
                 rows=rows
                 data-testid=testid
@@ -341,28 +354,28 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
     // User Timing mark `streamscope:ready` once the form is mounted with Run enabled (README, automation contract).
     Effect::new(move |_| if !untrack(|| session.running()) { let _ = window().performance().map(|p| p.mark("streamscope:ready")); });
     view! {
-        <section class="card form" aria-label="Request">
+        <section class="card form" aria-label=word(UiFormKey::RequestAria)>
             <div class="tabs" role="tablist">
                 <button
                     role="tab"
                     data-testid="mode-preset"
                     class:active=preset
                     on:click=move |_| form.mode.set(RequestMode::Preset)
-                >"API preset"</button>
+                >{word(UiFormKey::ModePreset)}</button>
                 <button
                     role="tab"
                     data-testid="mode-exact"
                     class:active=move || !preset()
                     on:click=move |_| form.mode.set(RequestMode::Exact)
-                >"Exact request"</button>
+                >{word(UiFormKey::ModeExact)}</button>
             </div>
             <Show
                 when=preset
                 fallback=move || view! {
                     <div class="grid">
-                        <Field label="URL" testid="input-url" value=form.url wide=true />
+                        <Field label=UiFormKey::Url testid="input-url" value=form.url wide=true />
                         <label class="field narrow">
-                            <span>"Method"</span>
+                            <span>{word(UiFormKey::Method)}</span>
                             <select
                                 data-testid="input-method"
                                 on:change=move |ev| form.method.set(event_target_value(&ev))
@@ -373,16 +386,16 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                                 }).collect_view()}
                             </select>
                         </label>
-                        <Area label="Body (JSON)" testid="input-body" value=form.body rows=3 />
-                        <Field label="Compare with URL (optional: same request, side B)" testid="input-vs" value=form.vs_url wide=true />
-                        <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
-                        <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
+                        <Area label=UiFormKey::Body testid="input-body" value=form.body rows=3 />
+                        <Field label=UiFormKey::VsUrl testid="input-vs" value=form.vs_url wide=true />
+                        <Field label=UiFormKey::Repeat testid="input-repeat" value=form.repeat kind="number" />
+                        <Check label=UiFormKey::AtOnce testid="input-at-once" value=form.at_once />
                     </div>
                 }
             >
                 <div class="grid">
                     <label class="field">
-                        <span>"API"</span>
+                        <span>{word(UiFormKey::Api)}</span>
                         <select
                             data-testid="input-preset"
                             on:change=move |ev| {
@@ -392,67 +405,65 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                             }
                         >
                             {ApiPreset::ALL.into_iter().map(|p| view! {
-                                <option value=p.name() selected=move || form.preset.get() == p>{p.label()}</option>
+                                <option value=p.name() selected=move || form.preset.get() == p>{word(preset_label(p))}</option>
                             }).collect_view()}
                         </select>
                     </label>
-                    <Field label="Base URL" testid="input-base" value=form.base wide=true />
-                    <Field label="Model" testid="input-model" value=form.model />
-                    <Field label="max_tokens" testid="input-max-tokens" value=form.max_tokens kind="number" />
-                    <Area label="Prompt" testid="input-prompt" value=form.prompt rows=2 />
-                    <Field label="Compare with model (optional, side B)" testid="input-vs-model" value=form.vs_model />
-                    <Field label="Runs per target" testid="input-repeat" value=form.repeat kind="number" />
-                    <Check label="Send A and B at the same time (default: one after the other)" testid="input-at-once" value=form.at_once />
+                    <Field label=UiFormKey::Base testid="input-base" value=form.base wide=true />
+                    <Field label=UiFormKey::Model testid="input-model" value=form.model />
+                    <Field label=UiFormKey::MaxTokens testid="input-max-tokens" value=form.max_tokens kind="number" />
+                    <Area label=UiFormKey::Prompt testid="input-prompt" value=form.prompt rows=2 />
+                    <Field label=UiFormKey::VsModel testid="input-vs-model" value=form.vs_model />
+                    <Field label=UiFormKey::Repeat testid="input-repeat" value=form.repeat kind="number" />
+                    <Check label=UiFormKey::AtOnce testid="input-at-once" value=form.at_once />
                 </div>
             </Show>
             <details class="more">
-                <summary data-testid="more-campaign">"Concurrency sweep and hop ladder"</summary>
+                <summary data-testid="more-campaign">{word(UiFormKey::MoreCampaign)}</summary>
                 <div class="grid">
-                    <Field label="Concurrency levels (e.g. 1,2,4,8: streams started together; empty: no sweep)" testid="input-concurrency" value=form.concurrency wide=true />
-                    <Field label="Rounds per level" testid="input-per-level" value=form.per_level kind="number" />
-                    <Area label="Hops (one URL per line, from the model server out to the CDN; in the preset, base URLs; empty: no ladder)" testid="input-hops" value=form.hops rows=3 />
-                    <Field label="Hop names (comma-separated, optional)" testid="input-hop-labels" value=form.hop_labels wide=true />
+                    <Field label=UiFormKey::Concurrency testid="input-concurrency" value=form.concurrency wide=true />
+                    <Field label=UiFormKey::PerLevel testid="input-per-level" value=form.per_level kind="number" />
+                    <Area label=UiFormKey::Hops testid="input-hops" value=form.hops rows=3 />
+                    <Field label=UiFormKey::HopLabels testid="input-hop-labels" value=form.hop_labels wide=true />
                 </div>
             </details>
             <details class="more">
-                <summary data-testid="more-options">"Headers, API key and time-outs"</summary>
+                <summary data-testid="more-options">{word(UiFormKey::MoreOptions)}</summary>
                 <div class="grid">
-                    <Field label="API key (sent in the API's key header; never stored or shared)" testid="input-api-key" value=form.api_key kind="password" />
-                    <Area label="Extra headers (Name: value per line)" testid="input-headers" value=form.extra_headers rows=2 />
-                    <Field label="Headers time-out (s)" testid="input-headers-timeout" value=form.headers_s kind="number" />
-                    <Field label="First-byte time-out (s)" testid="input-first-byte-timeout" value=form.first_byte_s kind="number" />
-                    <Field label="Idle time-out after first byte (s)" testid="input-idle-timeout" value=form.idle_s kind="number" />
-                    <Field label="Total time-out (s)" testid="input-total-timeout" value=form.total_s kind="number" />
+                    <Field label=UiFormKey::ApiKey testid="input-api-key" value=form.api_key kind="password" />
+                    <Area label=UiFormKey::ExtraHeaders testid="input-headers" value=form.extra_headers rows=2 />
+                    <Field label=UiFormKey::HeadersTimeout testid="input-headers-timeout" value=form.headers_s kind="number" />
+                    <Field label=UiFormKey::FirstByteTimeout testid="input-first-byte-timeout" value=form.first_byte_s kind="number" />
+                    <Field label=UiFormKey::IdleTimeout testid="input-idle-timeout" value=form.idle_s kind="number" />
+                    <Field label=UiFormKey::TotalTimeout testid="input-total-timeout" value=form.total_s kind="number" />
                 </div>
             </details>
             <div class="actions">
                 <code class="request-line" data-testid="request-line">{final_request}</code>
-                <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>"Run"</button>
-                <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>"Cancel"</button>
+                <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>{word(UiFormKey::Run)}</button>
+                <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>{word(UiFormKey::Cancel)}</button>
             </div>
             <Show when=carries_credential>
                 <p class="url-credential sev-warning" data-testid="url-credential-warning">
-                    "This URL carries a credential (a key, token or password in it). streamscope sends it to the \
-                     target only: it is shown and saved as REDACTED (report, export, Markdown, permalink), so a \
-                     permalink needs the value added again. Prefer the API key field, which never leaves the page."
+                    {word(UiFormKey::UrlCredentialWarning)}
                 </p>
             </Show>
             <Show when=b_elsewhere>
                 <div class="share-key" data-testid="share-key-note">
-                    <Check label="Also send the API key and credential headers to B or the hops on another origin; off: they get none" testid="share-key-b" value=form.share_key_b />
+                    <Check label=UiFormKey::ShareKeyB testid="share-key-b" value=form.share_key_b />
                 </div>
             </Show>
             <UrlChecks checks=checks />
             <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
                 <div class="suggestions" data-testid="suggestions">
                     {move || hints.get().base.map(|(base, _)| view! {
-                        <button data-testid="use-suggested-base" on:click=use_base>{format!("Use base URL {base}")}</button>
+                        <button data-testid="use-suggested-base" on:click=use_base>{move || Text::msg(UiFormKey::UseBase).with("base", base.as_str()).render(use_lang())}</button>
                     })}
                     <Show when=move || hints.with(|h| !h.models.is_empty())>
-                        <span>"Models this server lists: "</span>
+                        <span>{word(UiFormKey::ModelsListed)}</span>
                         // A server may list thousands: a button for the first few, the count for the rest.
                         {move || hints.with(|h| (h.models.len() > MAX_MODEL_PICKS).then(|| view! {
-                            <span class="muted" data-testid="more-models">{format!("(first {MAX_MODEL_PICKS} of {})", h.models.len())}</span>
+                            <span class="muted" data-testid="more-models">{Text::msg(UiFormKey::FirstModels).count("shown", MAX_MODEL_PICKS).count("total", h.models.len()).render(use_lang())}</span>
                         }))}
                         {move || hints.get().models.into_iter().take(MAX_MODEL_PICKS).map(|id| {
                             let pick = id.clone();
@@ -471,7 +482,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 </div>
             </Show>
             <Show when=move || session.start_error.get().is_some()>
-                <p class="error" data-testid="start-error">{move || session.start_error.get().unwrap_or_default()}</p>
+                <p class="error" data-testid="start-error">{move || session.start_error.get().map(|t| t.render(use_lang())).unwrap_or_default()}</p>
             </Show>
         </section>
     }

@@ -4,12 +4,13 @@
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
-use streamscope_core::i18n::Lang;
-use streamscope_core::report::export::{import, Export, ExportedRun, Imported};
+use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::i18n::{Lang, Text};
+use streamscope_core::report::export::{import_in, Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::lang::{chosen_getter, lang_getter};
+use super::lang::{chosen_getter, lang_getter, word};
 use super::query::page_origin;
 use streamscope_core::config::page_config::PageConfig;
 use super::session::Session;
@@ -86,53 +87,55 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let note = RwSignal::new(String::new());
     let export_open = RwSignal::new(false);
     let import_text = RwSignal::new(String::new());
-    let apply = move |text: String| match import(&text) {
+    let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
+    let apply = move |text: String| match import_in(&text, lang()) {
         Ok(Imported::Export(export)) => {
             session.show_export(*export);
-            note.set("Imported: every run recomputed from its recorded traces (the verdict and findings written in the file are not used).".into());
+            note.set(say_now(UiFormKey::NoteImportedExport));
         }
         Ok(Imported::ReportOnly(report)) => {
             session.show_report_only(*report);
-            note.set("Imported a report without traces: its figures as written in the file, not recomputed, no timelines. Export the file from the page to keep the traces.".into());
+            note.set(say_now(UiFormKey::NoteImportedReport));
         }
         Err(message) => note.set(message),
     };
     let export_json = move |_| match current_export(session, lang()) {
         Some(export) => {
-            let result = download("streamscope-report.json", &export.to_json_pretty());
+            let file = "streamscope-report.json";
+            let result = download(file, &export.to_json_pretty());
             note.set(match result {
-                Ok(()) => "Downloaded streamscope-report.json (report and raw traces; no API key, no header values).".into(),
-                Err(e) => format!("The download failed: {e:?}"),
+                Ok(()) => Text::msg(UiFormKey::NoteDownloaded).with("file", file).render(lang()),
+                Err(e) => Text::msg(UiFormKey::NoteDownloadFailed).with("error", format!("{e:?}")).render(lang()),
             });
         }
-        None => note.set("Nothing to export yet: run a measurement first.".into()),
+        None => note.set(say_now(UiFormKey::NoteNothingToExport)),
     };
     let copy_md = move |_| {
         let text = markdown();
         note.set(match copy_to_clipboard(&text) {
-            Ok(()) => "Markdown summary copied.".into(),
-            Err(_) => "The browser refused the clipboard: select the summary below and copy it by hand.".into(),
+            Ok(()) => say_now(UiFormKey::NoteMarkdownCopied),
+            Err(_) => say_now(UiFormKey::NoteClipboardRefused),
         });
     };
     let has_report = move || session.campaign.with(|c: &Option<CampaignReport>| c.is_some());
     view! {
-        <section class="card handoff" aria-label="Share and import">
-            <h2>"Share"</h2>
-            <Show when=has_report fallback=|| view! { <p class="muted">"Run a measurement (or import one below) to share it."</p> }>
+        <section class="card handoff" aria-label=word(UiFormKey::HandoffAria)>
+            <h2>{word(UiFormKey::Share)}</h2>
+            <Show when=has_report fallback=|| view! { <p class="muted">{word(UiFormKey::ShareFirst)}</p> }>
                 <div class="actions">
-                    <button data-testid="export-json" on:click=export_json>"Download JSON"</button>
-                    <button data-testid="copy-markdown" on:click=copy_md>"Copy Markdown"</button>
+                    <button data-testid="export-json" on:click=export_json>{word(UiFormKey::DownloadJson)}</button>
+                    <button data-testid="copy-markdown" on:click=copy_md>{word(UiFormKey::CopyMarkdown)}</button>
                     {move || permalink().map(|href| view! {
-                        <a class="permalink" data-testid="permalink" href=href.clone()>"Permalink (reruns this configuration)"</a>
+                        <a class="permalink" data-testid="permalink" href=href.clone()>{word(UiFormKey::Permalink)}</a>
                     })}
                 </div>
                 <Show when=move || session.imported.get().is_some()>
-                    <p class="imported" data-testid="imported-banner">"Showing an imported report."</p>
+                    <p class="imported" data-testid="imported-banner">{word(UiFormKey::ImportedBanner)}</p>
                 </Show>
                 <details on:toggle=move |ev| {
                     export_open.set(event_target::<web_sys::HtmlElement>(&ev).has_attribute("open"));
                 }>
-                    <summary data-testid="export-text-toggle">"Export as text (to paste into a ticket or another page)"</summary>
+                    <summary data-testid="export-text-toggle">{word(UiFormKey::ExportText)}</summary>
                     <textarea
                         class="markdown"
                         data-testid="export-text"
@@ -146,11 +149,11 @@ pub fn Handoff(session: Session) -> impl IntoView {
                     ></textarea>
                 </details>
                 <details>
-                    <summary>"Markdown summary"</summary>
+                    <summary>{word(UiFormKey::MarkdownSummary)}</summary>
                     <textarea class="markdown" data-testid="markdown" readonly rows=10 prop:value=markdown></textarea>
                 </details>
             </Show>
-            <h2>"Import"</h2>
+            <h2>{word(UiFormKey::Import)}</h2>
             <div
                 class="dropzone"
                 data-testid="import-drop"
@@ -165,12 +168,12 @@ pub fn Handoff(session: Session) -> impl IntoView {
                 <textarea
                     data-testid="import-text"
                     rows=3
-                    placeholder="Paste an exported streamscope JSON here, or drop the file"
+                    placeholder=word(UiFormKey::ImportPlaceholder)
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))
                 ></textarea>
                 <div class="actions">
-                    <button data-testid="import-apply" on:click=move |_| apply(import_text.get_untracked())>"Show imported report"</button>
+                    <button data-testid="import-apply" on:click=move |_| apply(import_text.get_untracked())>{word(UiFormKey::ImportApply)}</button>
                     <input
                         type="file"
                         accept="application/json,.json"

@@ -3,7 +3,10 @@
 
 use leptos::prelude::*;
 
+use super::lang::{say, use_lang};
 use super::live_view::LiveView;
+use streamscope_core::i18n::keys::UiKey;
+use streamscope_core::i18n::Text;
 use super::session::Session;
 use crate::net::clock::now_ms;
 
@@ -78,8 +81,8 @@ pub fn ReplayButton(session: Session, replay: Replay) -> impl IntoView {
                 }
             >
                 {move || match replay.position_ms.get() {
-                    Some(at) => format!("Stop replay (+{:.1} s)", at / 1000.0),
-                    None => "Replay at recorded speed".to_string(),
+                    Some(at) => Text::msg(UiKey::ReplayStop).with("at", format!("{:.1}", at / 1000.0)).render(use_lang()),
+                    None => say(UiKey::ReplayStart),
                 }}
             </button>
         </Show>

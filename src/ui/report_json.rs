@@ -5,7 +5,8 @@ use leptos::prelude::*;
 
 use streamscope_core::report::export::report_json_text;
 
-use super::lang::lang_getter;
+use super::lang::{lang_getter, word};
+use streamscope_core::i18n::keys::UiKey;
 use super::session::Session;
 
 /// The JSON report element, always present and visible so automation can read it.
@@ -19,8 +20,8 @@ pub fn ReportJson(session: Session) -> impl IntoView {
         session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported, lang)).unwrap_or_default())
     };
     view! {
-        <section class="card report" aria-label="Report JSON">
-            <h2>"Report (JSON)"</h2>
+        <section class="card report" aria-label=word(UiKey::ReportJsonAria)>
+            <h2>{word(UiKey::ReportJsonHeading)}</h2>
             <pre id="report-json" data-testid="report-json" data-state=move || session.state.get().as_attr()>{json}</pre>
         </section>
     }

@@ -9,7 +9,9 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use streamscope_core::analysis::Analyzer;
-use streamscope_core::config::page_config::PageConfig;
+use streamscope_core::config::page_config::{PageConfig, MAX_CAMPAIGN_RUNS};
+use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::i18n::Text;
 use streamscope_core::report::campaign::{CampaignReport, CompareSetup, Layout, RunTag};
 use streamscope_core::report::compare::Side;
 use streamscope_core::report::export::ImportSource;
@@ -56,8 +58,8 @@ pub struct Session {
     pub raw_rows: RwSignal<Vec<RawRow>>,
     /// The final report of the last finished run.
     pub report: RwSignal<Option<Report>>,
-    /// A message when a run could not even start.
-    pub start_error: RwSignal<Option<String>>,
+    /// A message when a run could not even start (said in the page's language when shown).
+    pub start_error: RwSignal<Option<Text>>,
     /// Every finished run of the current campaign, in order.
     pub records: RwSignal<Vec<RunRecord>>,
     /// The campaign's report (single, repeat, compare, sweep or hops) once every run has ended.
@@ -158,9 +160,10 @@ impl Session {
     /// when all of them have ended.
     pub fn start_campaign(self, config: PageConfig, plan: CampaignPlan) {
         self.cancel();
-        if let Some(reason) = config.plan_error() {
+        if config.plan_error().is_some() {
             // `#report-json` must not say `error` over an older campaign's report.
             self.campaign.set(None);
+            let reason = Text::msg(UiFormKey::TooManyRuns).count("planned", config.planned_runs()).count("max", MAX_CAMPAIGN_RUNS);
             self.start_error.set(Some(reason));
             self.state.set(RunState::Error);
             return;

@@ -7,6 +7,7 @@ use streamscope_core::findings::{Finding, FindingCode, Suggestion};
 use streamscope_core::findings::triage::url::{preset_base_findings, url_findings};
 
 use super::format;
+use super::lang::use_lang;
 use super::session::Session;
 
 /// The URL checks for a request about to be sent.
@@ -27,7 +28,7 @@ pub fn UrlChecks(checks: Signal<Vec<Finding>>) -> impl IntoView {
     view! {
         <Show when=move || checks.with(|c| !c.is_empty())>
             <ul class="url-checks" data-testid="url-checks">
-                {move || checks.get().into_iter().map(|f| view! {
+                {move || checks.get().into_iter().map(|f| f.localize(use_lang())).map(|f| view! {
                     <li class=format!("sev-{}", format::severity(f.severity))
                         data-testid=format!("url-check-{}", f.code)>
                         <strong>{f.title.clone()}</strong>" "{f.fix.clone().unwrap_or(f.detail.clone())}

@@ -19,5 +19,9 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::RunOf => "Run {done} of {planned}",
         UiKey::RunOfSide => "Run {done} of {planned} (side {side})",
         UiKey::FixLabel => "Fix: ",
+        UiKey::ReplayStart => "Replay at recorded speed",
+        UiKey::ReplayStop => "Stop replay (+{at} s)",
+        UiKey::ReportJsonAria => "Report JSON",
+        UiKey::ReportJsonHeading => "Report (JSON)",
     }
 }

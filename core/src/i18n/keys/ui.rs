@@ -17,5 +17,11 @@ key_group! {
         RunOf,
         RunOfSide,
         FixLabel,
+        /// The text view's replay button (`replay.rs`).
+        ReplayStart,
+        ReplayStop,
+        /// The `#report-json` card (`report_json.rs`).
+        ReportJsonAria,
+        ReportJsonHeading,
     }
 }

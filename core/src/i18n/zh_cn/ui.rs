@@ -19,5 +19,9 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::RunOf => "第 {done} 次，共 {planned} 次",
         UiKey::RunOfSide => "第 {done} 次，共 {planned} 次（{side} 侧）",
         UiKey::FixLabel => "处理办法：",
+        UiKey::ReplayStart => "按录制时的速度回放",
+        UiKey::ReplayStop => "停止回放（+{at} s）",
+        UiKey::ReportJsonAria => "JSON 报告",
+        UiKey::ReportJsonHeading => "报告（JSON）",
     }
 }
