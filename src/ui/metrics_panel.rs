@@ -1,8 +1,11 @@
 //! The numbers: live while the stream arrives, exact from the report once it ends.
 
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiMetricsKey as K;
+use streamscope_core::i18n::Text;
 
 use super::format;
+use super::lang::{say, use_lang, word};
 use super::session::Session;
 
 /// The serialised (snake_case) name of a small enum.
@@ -12,10 +15,11 @@ fn json_name<T: serde::Serialize>(value: &T) -> String {
 
 /// One labelled value with its test id.
 #[component]
-fn Metric(label: &'static str, testid: &'static str, value: Signal<String>, #[prop(optional)] hint: &'static str) -> impl IntoView {
+fn Metric(label: K, testid: &'static str, value: Signal<String>, #[prop(optional)] hint: Option<K>) -> impl IntoView {
+    let hint = hint.map(word);
     view! {
-        <div class="metric" title=hint>
-            <span class="metric-label">{label}</span>
+        <div class="metric" title=move || hint.map(|w| w()).unwrap_or_default()>
+            <span class="metric-label">{word(label)}</span>
             <span class="metric-value" data-testid=testid>{move || value.get()}</span>
         </div>
     }
@@ -58,42 +62,45 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
         Some(p) => format!("{} / {} / {} / {}", format::ms(Some(p.p50)), format::ms(Some(p.p90)), format::ms(Some(p.p99)), format::ms(Some(p.max))),
         None => "–".into(),
     });
-    let per_read = from_report(|r| format!("{} mean, {} max", format::number(r.events_per_read_mean), r.events_per_read_max));
+    let per_read = from_report(|r| {
+        let mean = format::number(r.events_per_read_mean);
+        Text::msg(K::EventsPerReadValue).with("mean", mean).with("max", r.events_per_read_max.to_string()).render(use_lang())
+    });
     let rate = from_report(|r| r.output_tokens_per_s.map_or("–".into(), |v| format!("{v:.1} tok/s")));
     let dialect = from_report(|r| {
         let framing = r.framing.map_or("–".to_string(), |f| f.as_str().to_string());
         format!("{} ({framing})", r.dialect.as_str())
     });
     let measured_in = from_report(|r| match r.measured_in {
-        Some(streamscope_core::trace::MeasuredIn::Worker) => "worker".into(),
-        Some(streamscope_core::trace::MeasuredIn::MainThread) => "main thread (fallback)".into(),
+        Some(streamscope_core::trace::MeasuredIn::Worker) => say(K::MeasuredInWorker),
+        Some(streamscope_core::trace::MeasuredIn::MainThread) => say(K::MeasuredInMainThread),
         None => "–".into(),
     });
     let cache = from_report(|r| match &r.cache {
         Some(c) => match c.hit_ratio {
-            Some(ratio) => format!("{:.0}% hit", ratio * 100.0),
+            Some(ratio) => Text::msg(K::CacheHit).with("percent", format!("{:.0}%", ratio * 100.0)).render(use_lang()),
             None => "–".into(),
         },
-        None => "not reported".into(),
+        None => say(K::CacheNotReported),
     });
     view! {
-        <section class="card metrics" aria-label="Metrics">
-            <Metric label="HTTP status" testid="metric-status" value=status />
-            <Metric label="Headers" testid="metric-headers" value=headers hint="when fetch() resolved" />
-            <Metric label="TTFB" testid="metric-ttfb" value=ttfb hint="first body byte of any kind" />
-            <Metric label="TTFT" testid="metric-ttft" value=ttft hint="first event with non-empty content" />
-            <Metric label="First reasoning token" testid="metric-reasoning-ttft" value=reasoning />
-            <Metric label="TPOT" testid="metric-tpot" value=tpot hint="(t_last - t_first) / (N - 1)" />
-            <Metric label="ITL p50 / p90 / p99 / max" testid="metric-itl" value=itl hint="gaps between content events" />
-            <Metric label="Total (last byte)" testid="metric-total" value=total />
-            <Metric label="Content events" testid="metric-content-events" value=content_events />
-            <Metric label="Reads" testid="metric-reads" value=reads hint="reader.read() chunks" />
-            <Metric label="Events per read" testid="metric-events-per-read" value=per_read />
-            <Metric label="Body" testid="metric-bytes" value=bytes />
-            <Metric label="Decode rate" testid="metric-tokens-per-s" value=rate />
-            <Metric label="Format" testid="metric-dialect" value=dialect />
-            <Metric label="Prompt cache" testid="metric-cache" value=cache />
-            <Metric label="Measured in" testid="metric-measured-in" value=measured_in hint="where the reader loop ran: a worker's timestamps cannot be delayed by the page" />
+        <section class="card metrics" aria-label=word(K::MetricsSection)>
+            <Metric label=K::HttpStatusLabel testid="metric-status" value=status />
+            <Metric label=K::HeadersLabel testid="metric-headers" value=headers hint=K::HeadersHint />
+            <Metric label=K::TtfbLabel testid="metric-ttfb" value=ttfb hint=K::TtfbHint />
+            <Metric label=K::TtftLabel testid="metric-ttft" value=ttft hint=K::TtftHint />
+            <Metric label=K::ReasoningTtftLabel testid="metric-reasoning-ttft" value=reasoning />
+            <Metric label=K::TpotLabel testid="metric-tpot" value=tpot hint=K::TpotHint />
+            <Metric label=K::ItlLabel testid="metric-itl" value=itl hint=K::ItlHint />
+            <Metric label=K::TotalLabel testid="metric-total" value=total />
+            <Metric label=K::ContentEventsLabel testid="metric-content-events" value=content_events />
+            <Metric label=K::ReadsLabel testid="metric-reads" value=reads hint=K::ReadsHint />
+            <Metric label=K::EventsPerReadLabel testid="metric-events-per-read" value=per_read />
+            <Metric label=K::BodyLabel testid="metric-bytes" value=bytes />
+            <Metric label=K::DecodeRateLabel testid="metric-tokens-per-s" value=rate />
+            <Metric label=K::FormatLabel testid="metric-dialect" value=dialect />
+            <Metric label=K::PromptCacheLabel testid="metric-cache" value=cache />
+            <Metric label=K::MeasuredInLabel testid="metric-measured-in" value=measured_in hint=K::MeasuredInHint />
         </section>
     }
 }

@@ -3,8 +3,11 @@
 //! default (following the stream), older ones a page at a time on demand.
 
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiMetricsKey as K;
+use streamscope_core::i18n::Text;
 
 use super::format;
+use super::lang::{say, use_lang, word};
 use super::live_view::RawRow;
 use super::session::Session;
 
@@ -32,7 +35,7 @@ pub fn RawView(session: Session) -> impl IntoView {
     };
     let shown = move || {
         let (from, to) = window();
-        if to == 0 { "none".to_string() } else { format!("{}–{}", from + 1, to) }
+        if to == 0 { say(K::RawWindowNone) } else { format!("{}–{}", from + 1, to) }
     };
     let page = move |delta: isize| {
         let (from, _) = window();
@@ -41,18 +44,18 @@ pub fn RawView(session: Session) -> impl IntoView {
         start.set(if next + ROWS_PER_PAGE >= len { None } else { Some(next) });
     };
     view! {
-        <section class="card raw" aria-label="Raw stream">
+        <section class="card raw" aria-label=word(K::RawSection)>
             <details on:toggle=move |ev| {
                 let el: web_sys::HtmlDetailsElement = wasm_bindgen::JsCast::unchecked_into(event_target::<web_sys::HtmlElement>(&ev));
                 open.set(el.open());
             }>
-                <summary data-testid="raw-toggle">"Raw stream, per read (" <span data-testid="raw-count">{count}</span> " reads)"</summary>
+                <summary data-testid="raw-toggle">{word(K::RawSummaryHead)}<span data-testid="raw-count">{count}</span>{word(K::RawSummaryTail)}</summary>
                 <div class="raw-pager">
-                    <button data-testid="raw-first" on:click=move |_| start.set(Some(0))>"first"</button>
-                    <button data-testid="raw-older" on:click=move |_| page(-1)>"older"</button>
+                    <button data-testid="raw-first" on:click=move |_| start.set(Some(0))>{word(K::RawFirst)}</button>
+                    <button data-testid="raw-older" on:click=move |_| page(-1)>{word(K::RawOlder)}</button>
                     <span data-testid="raw-window">{shown}</span>
-                    <button data-testid="raw-newer" on:click=move |_| page(1)>"newer"</button>
-                    <button data-testid="raw-latest" on:click=move |_| start.set(None)>"latest"</button>
+                    <button data-testid="raw-newer" on:click=move |_| page(1)>{word(K::RawNewer)}</button>
+                    <button data-testid="raw-latest" on:click=move |_| start.set(None)>{word(K::RawLatest)}</button>
                 </div>
                 <div class="raw-rows" data-testid="raw-view">
                     <For
@@ -62,7 +65,10 @@ pub fn RawView(session: Session) -> impl IntoView {
                             <div class="raw-row" data-testid="raw-row">
                                 <span class="raw-at">{format!("+{:>9.1} ms", row.at_ms)}</span>
                                 <span class="raw-len">{format::bytes(row.len_bytes)}</span>
-                                <pre class="raw-bytes">{row.preview.to_string()}{(row.hidden_bytes > 0).then(|| format!(" … {} more not shown", format::bytes(row.hidden_bytes)))}</pre>
+                                <pre class="raw-bytes">{row.preview.to_string()}{(row.hidden_bytes > 0).then(|| {
+                                    let size = format::bytes(row.hidden_bytes);
+                                    move || Text::msg(K::RawMoreNotShown).with("size", size.clone()).render(use_lang())
+                                })}</pre>
                             </div>
                         }
                     />

@@ -4,7 +4,9 @@
 
 use leptos::html::{Div, Pre};
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiMetricsKey as K;
 
+use super::lang::word;
 use super::live_view::LiveView;
 use super::replay::{text_len_at, Replay, ReplayButton};
 use super::session::Session;
@@ -26,13 +28,13 @@ pub fn TextView(session: Session) -> impl IntoView {
     });
     append_as_it_grows(reasoning, session, |l| (&l.reasoning, l.reasoning.len()));
     view! {
-        <section class="card text" aria-label="Answer">
+        <section class="card text" aria-label=word(K::Answer)>
             <div class="card-head">
-                <h2>"Answer"</h2>
+                <h2>{word(K::Answer)}</h2>
                 <ReplayButton session=session replay=replay />
             </div>
             <details class="reasoning" class:hidden=move || session.live.with(|l| l.reasoning.is_empty())>
-                <summary>"Reasoning"</summary>
+                <summary>{word(K::Reasoning)}</summary>
                 <pre node_ref=reasoning data-testid="reasoning-text"></pre>
             </details>
             <div node_ref=answer class="answer" class:replaying=move || replay.position_ms.get().is_some() data-testid="answer-text"></div>

@@ -4,8 +4,11 @@
 //! one per pixel column), whatever the stream's length.
 
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiMetricsKey as K;
+use streamscope_core::i18n::Text;
 
 use super::format;
+use super::lang::{use_lang, word};
 use super::live_view::LiveView;
 use super::session::Session;
 use super::timeline_bins::{Bin, TimelineBins};
@@ -48,7 +51,8 @@ struct Plot {
     burst_marks: String,
     content_path: String,
     reasoning_path: String,
-    marks: Vec<(&'static str, &'static str, f64)>,
+    /// Label (a word, or a metric's name said alike in every language), class, x.
+    marks: Vec<(Text, &'static str, f64)>,
     ticks: Vec<(f64, String)>,
     max_count: usize,
 }
@@ -112,7 +116,7 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
         .map(|t| (scale.x(t), format::ms(Some(t))))
         .collect();
     let (headers, ttfb, ttft) = marks;
-    let marks = [("headers", "mark-headers", headers), ("TTFB", "mark-ttfb", ttfb), ("TTFT", "mark-ttft", ttft)]
+    let marks = [(Text::msg(K::MarkHeaders), "mark-headers", headers), (Text::from("TTFB"), "mark-ttfb", ttfb), (Text::from("TTFT"), "mark-ttft", ttft)]
         .into_iter()
         .filter_map(|(label, class, at)| at.map(|at| (label, class, scale.x(at))))
         .collect();
@@ -154,14 +158,14 @@ pub fn Timeline(session: Session) -> impl IntoView {
     });
     let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(held_spans).unwrap_or_default()));
     view! {
-        <section class="card timeline" aria-label="Timeline">
-            <h2>"Timeline"</h2>
+        <section class="card timeline" aria-label=word(K::Timeline)>
+            <h2>{word(K::Timeline)}</h2>
             <TimelineChart live=live marks=marks held=held span_ms=Signal::derive(|| None) testid="timeline" />
             <p class="legend">
-                <span class="key key-read"></span>"read (height: bytes, log)"
-                <span class="key key-content"></span>"content events (cumulative)"
-                <span class="key key-reasoning"></span>"reasoning"
-                <span class="key key-held"></span>"content held back (▼ released in a burst)"
+                <span class="key key-read"></span>{word(K::LegendRead)}
+                <span class="key key-content"></span>{word(K::LegendContent)}
+                <span class="key key-reasoning"></span>{word(K::LegendReasoning)}
+                <span class="key key-held"></span>{word(K::LegendHeld)}
             </p>
         </section>
     }
@@ -189,12 +193,13 @@ pub fn TimelineChart(
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 preserveAspectRatio="none"
                 role="img"
-                aria-label="Reads and content events over time"
+                aria-label=word(K::TimelineChart)
             >
-                <text x="4" y=(READS_TOP + 34.0).to_string() class="row-label">"reads"</text>
-                <text x="4" y=(EVENTS_TOP + 40.0).to_string() class="row-label">"tokens"</text>
+                <text x="4" y=(READS_TOP + 34.0).to_string() class="row-label">{word(K::RowReads)}</text>
+                <text x="4" y=(EVENTS_TOP + 40.0).to_string() class="row-label">{word(K::RowTokens)}</text>
                 <line x1=LEFT.to_string() x2=(WIDTH - RIGHT).to_string() y1=AXIS_Y.to_string() y2=AXIS_Y.to_string() class="axis" />
                 {move || plot.with(|p| {
+                    let lang = use_lang();
                     let ticks = p.ticks.iter().map(|(x, label)| view! {
                         <g class="tick">
                             <line x1=x.to_string() x2=x.to_string() y1=AXIS_Y.to_string() y2=(AXIS_Y + 4.0).to_string() />
@@ -211,7 +216,7 @@ pub fn TimelineChart(
                         view! {
                             <g class=format!("mark {class}") data-testid=format!("timeline-{class}")>
                                 <line x1=x.to_string() x2=x.to_string() y1=(READS_TOP - 6.0).to_string() y2=EVENTS_BOTTOM.to_string() />
-                                <text x=(x + 3.0).to_string() y=label_y.to_string()>{*label}</text>
+                                <text x=(x + 3.0).to_string() y=label_y.to_string()>{label.render(lang)}</text>
                             </g>
                         }
                     }).collect_view();

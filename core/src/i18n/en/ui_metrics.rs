@@ -1,9 +1,58 @@
 //! English words of the metrics and timeline.
 
-use crate::i18n::keys::UiMetricsKey;
+use crate::i18n::keys::UiMetricsKey as K;
 
 /// The English template of `key`.
-pub fn template(key: UiMetricsKey) -> &'static str {
+pub fn template(key: K) -> &'static str {
     match key {
+        K::MetricsSection => "Metrics",
+        K::HttpStatusLabel => "HTTP status",
+        K::HeadersLabel => "Headers",
+        K::HeadersHint => "when fetch() resolved",
+        K::TtfbLabel => "TTFB",
+        K::TtfbHint => "first body byte of any kind",
+        K::TtftLabel => "TTFT",
+        K::TtftHint => "first event with non-empty content",
+        K::ReasoningTtftLabel => "First reasoning token",
+        K::TpotLabel => "TPOT",
+        K::TpotHint => "(t_last - t_first) / (N - 1)",
+        K::ItlLabel => "ITL p50 / p90 / p99 / max",
+        K::ItlHint => "gaps between content events",
+        K::TotalLabel => "Total (last byte)",
+        K::ContentEventsLabel => "Content events",
+        K::ReadsLabel => "Reads",
+        K::ReadsHint => "reader.read() chunks",
+        K::EventsPerReadLabel => "Events per read",
+        K::BodyLabel => "Body",
+        K::DecodeRateLabel => "Decode rate",
+        K::FormatLabel => "Format",
+        K::PromptCacheLabel => "Prompt cache",
+        K::MeasuredInLabel => "Measured in",
+        K::MeasuredInHint => "where the reader loop ran: a worker's timestamps cannot be delayed by the page",
+        K::EventsPerReadValue => "{mean} mean, {max} max",
+        K::CacheHit => "{percent} hit",
+        K::CacheNotReported => "not reported",
+        K::MeasuredInWorker => "worker",
+        K::MeasuredInMainThread => "main thread (fallback)",
+        K::Timeline => "Timeline",
+        K::TimelineChart => "Reads and content events over time",
+        K::RowReads => "reads",
+        K::RowTokens => "tokens",
+        K::MarkHeaders => "headers",
+        K::LegendRead => "read (height: bytes, log)",
+        K::LegendContent => "content events (cumulative)",
+        K::LegendReasoning => "reasoning",
+        K::LegendHeld => "content held back (▼ released in a burst)",
+        K::Answer => "Answer",
+        K::Reasoning => "Reasoning",
+        K::RawSection => "Raw stream",
+        K::RawSummaryHead => "Raw stream, per read (",
+        K::RawSummaryTail => " reads)",
+        K::RawFirst => "first",
+        K::RawOlder => "older",
+        K::RawNewer => "newer",
+        K::RawLatest => "latest",
+        K::RawWindowNone => "none",
+        K::RawMoreNotShown => " … {size} more not shown",
     }
 }

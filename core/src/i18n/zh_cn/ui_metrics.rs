@@ -1,9 +1,58 @@
 //! Chinese words of the metrics and timeline.
 
-use crate::i18n::keys::UiMetricsKey;
+use crate::i18n::keys::UiMetricsKey as K;
 
 /// The Chinese template of `key`.
-pub fn template(key: UiMetricsKey) -> &'static str {
+pub fn template(key: K) -> &'static str {
     match key {
+        K::MetricsSection => "指标",
+        K::HttpStatusLabel => "HTTP 状态码",
+        K::HeadersLabel => "响应头",
+        K::HeadersHint => "fetch() resolve 的时刻",
+        K::TtfbLabel => "首字节时间 TTFB",
+        K::TtfbHint => "响应体的第一个字节，不论是什么内容",
+        K::TtftLabel => "首字延迟 TTFT",
+        K::TtftHint => "第一个内容非空的事件",
+        K::ReasoningTtftLabel => "首个推理 token",
+        K::TpotLabel => "每 token 输出时间 TPOT",
+        K::TpotHint => "(t_last - t_first) / (N - 1)：首末两个内容事件的时间差除以 N - 1，N 为输出 token 数",
+        K::ItlLabel => "token 间隔 ITL p50 / p90 / p99 / max",
+        K::ItlHint => "相邻内容事件之间的间隔",
+        K::TotalLabel => "总耗时（最后一个字节）",
+        K::ContentEventsLabel => "内容事件",
+        K::ReadsLabel => "读取次数",
+        K::ReadsHint => "reader.read() 返回的数据块",
+        K::EventsPerReadLabel => "每次读取的事件数",
+        K::BodyLabel => "响应体",
+        K::DecodeRateLabel => "解码速度",
+        K::FormatLabel => "流格式",
+        K::PromptCacheLabel => "前缀缓存",
+        K::MeasuredInLabel => "测量所在线程",
+        K::MeasuredInHint => "读取循环在哪里运行：worker 里记下的时间戳不会被页面拖慢",
+        K::EventsPerReadValue => "平均 {mean}，最多 {max}",
+        K::CacheHit => "命中率 {percent}",
+        K::CacheNotReported => "未上报",
+        K::MeasuredInWorker => "Worker 线程",
+        K::MeasuredInMainThread => "主线程（降级方案）",
+        K::Timeline => "时间线",
+        K::TimelineChart => "读取和内容事件随时间的分布",
+        K::RowReads => "读取",
+        K::RowTokens => "token 数",
+        K::MarkHeaders => "响应头",
+        K::LegendRead => "读取（高度：字节数，对数刻度）",
+        K::LegendContent => "内容事件（累计）",
+        K::LegendReasoning => "推理",
+        K::LegendHeld => "被扣住的内容（▼ 处成批放出）",
+        K::Answer => "回答",
+        K::Reasoning => "推理过程",
+        K::RawSection => "原始流",
+        K::RawSummaryHead => "原始流，逐次读取（共 ",
+        K::RawSummaryTail => " 次）",
+        K::RawFirst => "最早",
+        K::RawOlder => "较早",
+        K::RawNewer => "较新",
+        K::RawLatest => "最新",
+        K::RawWindowNone => "无",
+        K::RawMoreNotShown => " … 另有 {size} 未显示",
     }
 }
