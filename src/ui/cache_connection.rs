@@ -5,33 +5,35 @@
 
 use leptos::prelude::*;
 use streamscope_core::findings::FindingCode;
+use streamscope_core::i18n::keys::UiPanelsKey as K;
+use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::report::connection_cost::{ConnectionCost, ConnectionPhases};
 use streamscope_core::report::runs::CacheOverRuns;
 
 use super::campaign_findings::CampaignFindings;
 use super::format;
+use super::lang::{lang_getter, word};
 use super::session::Session;
 
 fn percent(ratio: Option<f64>) -> String {
     ratio.map_or("–".into(), |r| format!("{:.0}%", r * 100.0))
 }
 
-fn reused_words(reused: &[Option<bool>]) -> String {
-    reused
-        .iter()
-        .map(|r| match r {
-            Some(true) => "reused",
-            Some(false) => "new",
-            None => "?",
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+fn reused_words(reused: &[Option<bool>], lang: Lang) -> String {
+    let words = reused.iter().map(|r| match r {
+        Some(true) => Text::msg(K::Reused),
+        Some(false) => Text::msg(K::NewConnection),
+        None => Text::from("?"),
+    });
+    Text::join(words, Text::msg(K::ListSep)).render(lang)
 }
 
-/// The panel, for a single run or repeated runs of one target; empty otherwise.
+/// The panel, for a single run or repeated runs of one target, said in the page's language (built again
+/// when it changes); empty otherwise.
 #[component]
 pub fn CacheAndConnection(session: Session) -> impl IntoView {
+    let lang = lang_getter();
     let figures = Memo::new(move |_| {
         session.campaign.with(|c| match c {
             Some(CampaignReport::Repeat(r)) => {
@@ -46,12 +48,14 @@ pub fn CacheAndConnection(session: Session) -> impl IntoView {
         })
     });
     move || {
+        let lang = lang();
         figures.get().filter(|(cache, conn, _)| cache.is_some() || conn.is_some()).map(|(cache, conn, findings)| {
+            let findings = findings.iter().map(|f| f.localize(lang)).collect::<Vec<_>>();
             view! {
-                <section class="card cache-connection" aria-label="Prompt cache and connection">
-                    {cache.map(|c| view! { <CacheFigures cache=c /> })}
+                <section class="card cache-connection" aria-label=word(K::CacheAndConnection)>
+                    {cache.map(|c| view! { <CacheFigures cache=c lang=lang /> })}
                     <CampaignFindings findings=findings />
-                    {conn.map(|c| view! { <ConnectionFigures cost=c /> })}
+                    {conn.map(|c| view! { <ConnectionFigures cost=c.localize(lang) lang=lang /> })}
                 </section>
             }
         })
@@ -59,58 +63,58 @@ pub fn CacheAndConnection(session: Session) -> impl IntoView {
 }
 
 #[component]
-fn CacheFigures(cache: CacheOverRuns) -> impl IntoView {
+fn CacheFigures(cache: CacheOverRuns, lang: Lang) -> impl IntoView {
     view! {
-        <h2>"Prompt cache"</h2>
+        <h2>{word(K::PromptCache)}</h2>
         <table class="compare-table">
             <tbody>
-                <tr><td>"hit ratio per run"</td><td data-testid="cache-run-ratios">
+                <tr><td>{word(K::HitRatioPerRun)}</td><td data-testid="cache-run-ratios">
                     {cache.run_hit_ratios.iter().map(|r| percent(*r)).collect::<Vec<_>>().join(", ")}
                 </td></tr>
-                <tr><td>"warm runs (all but the first)"</td><td data-testid="cache-warm-ratio">
-                    {format!("{} over {} runs", percent(cache.warm_hit_ratio), cache.warm_runs)}
+                <tr><td>{word(K::WarmRuns)}</td><td data-testid="cache-warm-ratio">
+                    {Text::msg(K::WarmRatio).with("ratio", percent(cache.warm_hit_ratio)).count("runs", cache.warm_runs).render(lang)}
                 </td></tr>
-                <tr><td>"TTFT cold (first run)"</td><td data-testid="cache-cold-ttft">{format::ms(cache.cold_ttft_ms)}</td></tr>
-                <tr><td>"TTFT warm (median)"</td><td data-testid="cache-warm-ttft">{format::ms(cache.warm_ttft_ms)}</td></tr>
+                <tr><td>{word(K::TtftCold)}</td><td data-testid="cache-cold-ttft">{format::ms(cache.cold_ttft_ms)}</td></tr>
+                <tr><td>{word(K::TtftWarm)}</td><td data-testid="cache-warm-ttft">{format::ms(cache.warm_ttft_ms)}</td></tr>
             </tbody>
         </table>
     }
 }
 
 /// A row of the connection table: label, test id suffix, and the phase it shows.
-type PhaseRow = (&'static str, &'static str, fn(&ConnectionPhases) -> Option<f64>);
+type PhaseRow = (K, &'static str, fn(&ConnectionPhases) -> Option<f64>);
 
 #[component]
-fn ConnectionFigures(cost: ConnectionCost) -> impl IntoView {
+fn ConnectionFigures(cost: ConnectionCost, lang: Lang) -> impl IntoView {
     let phase_rows: [PhaseRow; 5] = [
-        ("DNS", "dns", |p| p.dns_ms),
-        ("connect (TLS included)", "connect", |p| p.connect_ms),
-        ("TLS", "tls", |p| p.tls_ms),
-        ("request sent", "request-sent", |p| p.request_sent_ms),
-        ("headers", "headers", |p| p.headers_ms),
+        (K::PhaseDns, "dns", |p| p.dns_ms),
+        (K::PhaseConnect, "connect", |p| p.connect_ms),
+        (K::PhaseTls, "tls", |p| p.tls_ms),
+        (K::PhaseRequestSent, "request-sent", |p| p.request_sent_ms),
+        (K::PhaseHeaders, "headers", |p| p.headers_ms),
     ];
     let warm = cost.warm;
     let rows = phase_rows
         .into_iter()
         .map(|(label, id, get)| view! {
             <tr>
-                <td>{label}</td>
+                <td>{word(label)}</td>
                 <td data-testid=format!("connection-cold-{id}")>{format::ms(get(&cost.cold))}</td>
                 <td data-testid=format!("connection-warm-{id}")>{warm.as_ref().map_or("–".into(), |w| format::ms(get(w)))}</td>
             </tr>
         })
         .collect_view();
     view! {
-        <h2>"Connection"</h2>
+        <h2>{word(K::Connection)}</h2>
         <p class="muted">
-            "Protocol: "<strong data-testid="connection-protocol">{cost.protocol.clone().unwrap_or_else(|| "unknown".into())}</strong>
-            " · set-up of the first connection: "<strong data-testid="connection-cold-setup">{format::ms(cost.cold_setup_ms)}</strong>
-            " · first run's headers later than the others' by: "<strong data-testid="connection-cold-extra">{format::ms(cost.cold_headers_extra_ms)}</strong>
-            " · per run: "<strong data-testid="connection-reused">{reused_words(&cost.reused)}</strong>
+            {word(K::ProtocolLabel)}<strong data-testid="connection-protocol">{cost.protocol.clone().unwrap_or_else(|| Text::msg(K::ProtocolUnknown).render(lang))}</strong>
+            {word(K::ColdSetupLabel)}<strong data-testid="connection-cold-setup">{format::ms(cost.cold_setup_ms)}</strong>
+            {word(K::ColdExtraLabel)}<strong data-testid="connection-cold-extra">{format::ms(cost.cold_headers_extra_ms)}</strong>
+            {word(K::PerRunLabel)}<strong data-testid="connection-reused">{reused_words(&cost.reused, lang)}</strong>
         </p>
         {cost.unavailable.clone().map(|u| view! { <p class="sev-warning" data-testid="connection-unavailable">{u}</p> })}
         <table class="compare-table" data-testid="connection-table">
-            <thead><tr><th>"phase"</th><th>"first run (cold)"</th><th>"later runs (median)"</th></tr></thead>
+            <thead><tr><th>{word(K::PhaseColumn)}</th><th>{word(K::ColdColumn)}</th><th>{word(K::WarmColumn)}</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }

@@ -1,19 +1,30 @@
 //! Repeated runs and A/B comparisons: the plain sentence, per side median / p90 / spread of every timing
 //! metric with B − A, every run's verdict, and the two sides' timelines on one time axis.
 
+use std::collections::BTreeMap;
+
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiPanelsKey as K;
+use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::report::compare::{Deltas, Side};
 use streamscope_core::report::runs::{RunsSummary, Spread};
+use streamscope_core::report::words::verdict_word;
+use streamscope_core::verdict::Verdict;
 
 use super::format;
+use super::lang::{lang_getter, say, word};
 use super::live_view::LiveView;
 use super::session::{RunRecord, Session};
 use super::timeline::{held_spans, HeldSpans, Marks, TimelineChart};
 
-fn spread_cell(s: Option<Spread>) -> String {
+fn spread_cell(s: Option<Spread>, lang: Lang) -> String {
     match s {
-        Some(s) if s.n > 1 => format!("{} (p90 {}, spread {})", format::ms(Some(s.median)), format::ms(Some(s.p90)), format::ms(Some(s.spread))),
+        Some(s) if s.n > 1 => Text::msg(K::SpreadCell)
+            .with("median", format::ms(Some(s.median)))
+            .with("high", format::ms(Some(s.p90)))
+            .with("spread", format::ms(Some(s.spread)))
+            .render(lang),
         Some(s) => format::ms(Some(s.median)),
         None => "–".into(),
     }
@@ -41,19 +52,26 @@ enum Unit {
 }
 
 /// Rows of the table: label, test id, the spread of a side, B − A from core's comparison, and the unit.
-type Row = (&'static str, &'static str, fn(&RunsSummary) -> Option<Spread>, fn(&Deltas) -> Option<f64>, Unit);
+type Row = (K, &'static str, fn(&RunsSummary) -> Option<Spread>, fn(&Deltas) -> Option<f64>, Unit);
 
 const ROWS: [Row; 6] = [
-    ("Headers", "headers", |s| s.stats.headers_ms, |d| d.headers, Unit::Ms),
-    ("TTFB", "ttfb", |s| s.stats.ttfb_ms, |d| d.ttfb, Unit::Ms),
-    ("TTFT", "ttft", |s| s.stats.ttft_ms, |d| d.ttft, Unit::Ms),
-    ("TPOT", "tpot", |s| s.stats.tpot_ms, |d| d.tpot, Unit::Ms),
-    ("Total", "total", |s| s.stats.total_ms, |d| d.total, Unit::Ms),
-    ("Decode rate (tok/s)", "rate", |s| s.stats.output_tokens_per_s, |d| d.output_tokens_per_s, Unit::TokensPerS),
+    (K::HeadersRow, "headers", |s| s.stats.headers_ms, |d| d.headers, Unit::Ms),
+    (K::TtfbRow, "ttfb", |s| s.stats.ttfb_ms, |d| d.ttfb, Unit::Ms),
+    (K::TtftRow, "ttft", |s| s.stats.ttft_ms, |d| d.ttft, Unit::Ms),
+    (K::TpotRow, "tpot", |s| s.stats.tpot_ms, |d| d.tpot, Unit::Ms),
+    (K::TotalRow, "total", |s| s.stats.total_ms, |d| d.total, Unit::Ms),
+    (K::DecodeRateRow, "rate", |s| s.stats.output_tokens_per_s, |d| d.output_tokens_per_s, Unit::TokensPerS),
 ];
 
-fn verdict_counts(s: &RunsSummary) -> String {
-    s.verdicts.iter().map(|(v, n)| format!("{v} ×{n}")).collect::<Vec<_>>().join(", ")
+/// How many runs ended in each verdict, `streaming ×2, buffered ×1`: each verdict said in `lang` (its code
+/// in English).
+pub(super) fn verdict_counts(counts: &BTreeMap<String, usize>, lang: Lang) -> String {
+    const VERDICTS: [Verdict; 4] = [Verdict::Streaming, Verdict::Buffered, Verdict::Collected, Verdict::Failed];
+    let counts = counts.iter().map(|(v, n)| {
+        let verdict = VERDICTS.into_iter().find(|k| k.as_str() == v).map_or_else(|| Text::from(v), verdict_word);
+        Text::msg(K::VerdictCount).with("verdict", verdict).count("n", *n)
+    });
+    Text::join(counts, Text::msg(K::ListSep)).render(lang)
 }
 
 /// The last finished run of a side, as the timeline draws it.
@@ -66,13 +84,18 @@ fn last_of(records: &[RunRecord], side: Side) -> Option<(LiveView, Marks, HeldSp
 /// The comparison (or repeat) panel; empty for a single run.
 #[component]
 pub fn ComparePanel(session: Session) -> impl IntoView {
+    let lang = lang_getter();
+    // The sentence in the page's language; the sides' labels are the user's (`A: staging`).
     let sides = move || {
+        let lang = lang();
         session.campaign.with(|c| match c {
             Some(CampaignReport::Compare(c)) => Some((
-                Some(c.summary.clone()),
+                Some(c.summary_words.render(lang).unwrap_or_else(|| c.summary.clone())),
                 vec![(format!("A: {}", c.label_a), c.a.clone()), (format!("B: {}", c.label_b), c.b.clone())],
             )),
-            Some(CampaignReport::Repeat(r)) => Some((None, vec![(format!("{} runs", r.runs.len()), (**r).clone())])),
+            Some(CampaignReport::Repeat(r)) => {
+                Some((None, vec![(Text::msg(K::RepeatSide).count("n", r.runs.len()).render(lang), (**r).clone())]))
+            }
             _ => None,
         })
     };
@@ -82,7 +105,8 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
     });
     let progress = move || {
         let (done, planned) = session.progress.get();
-        (planned > 1 && done < planned && session.running()).then(|| format!("run {} of {planned}…", done + 1))
+        (planned > 1 && done < planned && session.running())
+            .then(|| Text::msg(K::RunProgress).count("done", done + 1).count("planned", planned).render(lang()))
     };
     // Both sides' last runs on one axis: the longer run sets the span.
     let span = Signal::derive(move || {
@@ -94,7 +118,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
         let data = Signal::derive(move || session.records.with(|r| last_of(r, side)));
         view! {
             <Show when=move || data.with(|d| d.is_some())>
-                <h3>{if side == Side::A { "A (last run)" } else { "B (last run)" }}</h3>
+                <h3>{word(if side == Side::A { K::ALastRun } else { K::BLastRun })}</h3>
                 <TimelineChart
                     live=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.0.clone()).unwrap_or_default()))
                     marks=Signal::derive(move || data.with(|d| d.as_ref().map_or((None, None, None), |d| d.1)))
@@ -110,30 +134,30 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
             <section class="card progress"><p data-testid="campaign-progress">{move || progress().unwrap_or_default()}</p></section>
         </Show>
         <Show when=move || sides().is_some()>
-            <section class="card compare" aria-label="Comparison">
-                <h2>{move || if session.compare_setup().is_some() { "Comparison" } else { "Repeated runs" }}</h2>
+            <section class="card compare" aria-label=word(K::Comparison)>
+                <h2>{move || say(if session.compare_setup().is_some() { K::Comparison } else { K::RepeatedRuns })}</h2>
                 {move || sides().and_then(|(sentence, _)| sentence).map(|s| view! { <p class="compare-summary" data-testid="compare-summary">{s}</p> })}
                 <table class="compare-table" data-testid="compare-table">
                     <thead>
                         <tr>
-                            <th>"metric"</th>
+                            <th>{word(K::MetricColumn)}</th>
                             {move || sides().map(|(_, s)| s.into_iter().map(|(label, _)| view! { <th>{label}</th> }).collect_view())}
                             {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <th>"B − A"</th> })}
                         </tr>
                     </thead>
                     <tbody>
                         <tr>
-                            <td>"Verdicts"</td>
+                            <td>{word(K::VerdictsRow)}</td>
                             {move || sides().map(|(_, s)| s.into_iter().enumerate().map(|(i, (_, side))| view! {
-                                <td data-testid=format!("compare-verdicts-{}", ["a", "b"][i.min(1)])>{verdict_counts(&side)}</td>
+                                <td data-testid=format!("compare-verdicts-{}", ["a", "b"][i.min(1)])>{verdict_counts(&side.verdicts, lang())}</td>
                             }).collect_view())}
                             {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <td></td> })}
                         </tr>
                         {ROWS.into_iter().map(|(label, id, get, delta, unit)| view! {
                             <tr>
-                                <td>{label}</td>
+                                <td>{word(label)}</td>
                                 {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, side))| view! {
-                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(side))}</td>
+                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(side), lang())}</td>
                                 }).collect_view())}
                                 {move || deltas().map(|d| view! {
                                     <td data-testid=format!("compare-{id}-delta")>{delta_cell(delta(&d), unit)}</td>

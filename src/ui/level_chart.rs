@@ -3,6 +3,9 @@
 //! from the figures core derived.
 
 use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiPanelsKey;
+
+use super::lang::word;
 
 const WIDTH: f64 = 420.0;
 const HEIGHT: f64 = 180.0;
@@ -15,7 +18,7 @@ const BOTTOM: f64 = 30.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
     /// Shown in the legend.
-    pub name: &'static str,
+    pub name: UiPanelsKey,
     /// CSS class of the line and its points.
     pub class: &'static str,
     /// One value per step, ms.
@@ -33,7 +36,7 @@ fn axis_top(max: f64) -> f64 {
 
 /// The chart; `steps` name the x positions, `marked` is the step to highlight.
 #[component]
-pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>, testid: &'static str, title: &'static str) -> impl IntoView {
+pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>, testid: &'static str, title: UiPanelsKey) -> impl IntoView {
     let n = steps.len().max(1);
     let top = axis_top(series.iter().flat_map(|s| s.values_ms.iter().flatten().copied()).fold(0.0, f64::max));
     // Each step in the middle of its own slot, so the first and last labels are not cut at the edges.
@@ -66,12 +69,12 @@ pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>
     });
     let legend = series
         .iter()
-        .map(|s| view! { <span class=format!("legend {}", s.class)>{s.name}</span> })
+        .map(|s| view! { <span class=format!("legend {}", s.class)>{word(s.name)}</span> })
         .collect_view();
     view! {
         <figure class="level-chart">
-            <figcaption>{title}" "{legend}</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") data-testid=testid role="img" aria-label=title>
+            <figcaption>{word(title)}" "{legend}</figcaption>
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") data-testid=testid role="img" aria-label=word(title)>
                 <line x1=LEFT.to_string() x2=(WIDTH - RIGHT).to_string() y1=(HEIGHT - BOTTOM).to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
                 <line x1=LEFT.to_string() x2=LEFT.to_string() y1=TOP.to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
                 <text x=(LEFT - 6.0).to_string() y=(TOP + 4.0).to_string() text-anchor="end">{streamscope_core::text::ms(top)}</text>

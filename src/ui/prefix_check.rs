@@ -5,21 +5,24 @@
 
 use leptos::prelude::*;
 use streamscope_core::findings::FindingCode;
+use streamscope_core::i18n::keys::{UiKey, UiPanelsKey as K};
+use streamscope_core::i18n::Lang;
 use streamscope_core::prefix::{check, Excerpt, PrefixCheck, PrefixWarning};
 
 use super::form::FormState;
+use super::lang::{lang_getter, word};
 
 /// A labelled textarea for one request body.
 #[component]
-fn BodyArea(label: &'static str, testid: &'static str, value: RwSignal<String>) -> impl IntoView {
+fn BodyArea(label: K, testid: &'static str, value: RwSignal<String>) -> impl IntoView {
     view! {
         <label class="field wide">
-            <span>{label}</span>
+            <span>{word(label)}</span>
             <textarea
                 rows=6
                 data-testid=testid
                 spellcheck="false"
-                placeholder="{\"model\": …, \"tools\": […], \"messages\": [{\"role\": \"system\", …}, …]} or plain text"
+                placeholder=word(K::BodyPlaceholder)
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             ></textarea>
@@ -41,7 +44,8 @@ fn ExcerptView(side: &'static str, testid: &'static str, excerpt: Excerpt) -> im
     }
 }
 
-/// One cache breaker: its kind, where it is, the matched text marked, and why it matters.
+/// One cache breaker: its kind, where it is, the matched text marked, and why it matters (its message
+/// already said in the page's language).
 #[component]
 fn WarningRow(warning: PrefixWarning) -> impl IntoView {
     let PrefixWarning { kind, side, path, text, other_text, message, .. } = warning;
@@ -70,10 +74,10 @@ fn WarningRow(warning: PrefixWarning) -> impl IntoView {
     }
 }
 
-/// What one comparison found.
+/// What one comparison found, its warnings and finding said in `lang`.
 #[component]
-fn PrefixResult(check: PrefixCheck) -> impl IntoView {
-    let finding = check.finding();
+fn PrefixResult(check: PrefixCheck, lang: Lang) -> impl IntoView {
+    let finding = check.finding().map(|f| f.localize(lang));
     let first_words = check.first_difference_words();
     let shared_words = check.shared_words();
     let (side_a, side_b) = (check.a.words(), check.b.words());
@@ -85,7 +89,7 @@ fn PrefixResult(check: PrefixCheck) -> impl IntoView {
     });
     let none = check.warnings.is_empty();
     let more = check.warnings_truncated;
-    let rows = check.warnings.into_iter().map(|w| view! { <WarningRow warning=w /> }).collect_view();
+    let rows = check.warnings.iter().map(|w| view! { <WarningRow warning=w.localize(lang) /> }).collect_view();
     view! {
         <div class="prefix-result" data-testid="prefix-result">
             <p class="prefix-sides">
@@ -101,17 +105,15 @@ fn PrefixResult(check: PrefixCheck) -> impl IntoView {
                         <code class="finding-code">{f.code.to_string()}</code>
                         <strong>{f.title}</strong>
                     </div>
-                    {f.fix.map(|fix| view! { <p class="finding-fix"><span>"Fix: "</span>{fix}</p> })}
+                    {f.fix.map(|fix| view! { <p class="finding-fix"><span>{word(UiKey::FixLabel)}</span>{fix}</p> })}
                 </div>
             })}
             <ul class="findings" data-testid="prefix-warnings">{rows}</ul>
             {none.then(|| view! {
-                <p class="prefix-calm" data-testid="prefix-no-warning">
-                    "Nothing found that usually breaks the cache (dates, times, ids in the stable part; tools or keys in another order)."
-                </p>
+                <p class="prefix-calm" data-testid="prefix-no-warning">{word(K::NoCacheBreaker)}</p>
             })}
             {more.then(|| view! {
-                <p class="prefix-calm" data-testid="prefix-warnings-more">"More were found than shown; fix these first."</p>
+                <p class="prefix-calm" data-testid="prefix-warnings-more">{word(K::MoreCacheBreakers)}</p>
             })}
         </div>
     }
@@ -120,6 +122,7 @@ fn PrefixResult(check: PrefixCheck) -> impl IntoView {
 /// The prefix check panel, collapsed until opened.
 #[component]
 pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
+    let lang = lang_getter();
     let a = RwSignal::new(String::new());
     let b = RwSignal::new(String::new());
     let result: RwSignal<Option<PrefixCheck>> = RwSignal::new(None);
@@ -130,23 +133,23 @@ pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
         a.set(config.request().2.unwrap_or_else(|| config.body.clone()));
     };
     view! {
-        <section class="card prefix-check" aria-label="Prefix check">
+        <section class="card prefix-check" aria-label=word(K::PrefixCheck)>
             <details>
-                <summary data-testid="prefix-toggle">"Prefix check (prompt cache)"</summary>
-                <p class="prefix-intro">
-                    "Paste two request bodies that should share a prompt prefix (two turns, or two calls of the same \
-                     agent). Providers reuse cached prompt tokens only up to the first change: keep tools, system \
-                     prompt and earlier messages byte-for-byte the same (aim for a cache hit ratio of 70% or more)."
-                </p>
+                <summary data-testid="prefix-toggle">{word(K::PrefixCheckToggle)}</summary>
+                <p class="prefix-intro">{word(K::PrefixIntro)}</p>
                 <div class="grid">
-                    <BodyArea label="Request A body" testid="prefix-a" value=a />
-                    <BodyArea label="Request B body" testid="prefix-b" value=b />
+                    <BodyArea label=K::BodyA testid="prefix-a" value=a />
+                    <BodyArea label=K::BodyB testid="prefix-b" value=b />
                 </div>
                 <div class="actions">
-                    <button class="primary" data-testid="prefix-compare" on:click=compare>"Compare prefixes"</button>
-                    <button data-testid="prefix-from-form" on:click=from_form>"Use the form's request body as A"</button>
+                    <button class="primary" data-testid="prefix-compare" on:click=compare>{word(K::ComparePrefixes)}</button>
+                    <button data-testid="prefix-from-form" on:click=from_form>{word(K::UseFormBody)}</button>
                 </div>
-                {move || result.get().map(|c| view! { <PrefixResult check=c /> })}
+                // Built again when the page's language changes: the warnings are said in it.
+                {move || {
+                    let lang = lang();
+                    result.get().map(|c| view! { <PrefixResult check=c lang=lang /> })
+                }}
             </details>
         </section>
     }
