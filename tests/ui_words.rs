@@ -21,6 +21,9 @@ const VISIBLE_ATTRIBUTES: &[&str] = &["title", "placeholder", "aria-label", "ari
 /// same"), allowed in a view's text.
 const UNITS: &[&str] = &["ms", "s", "B", "KB", "MB", "GB", "tok", "p50", "p90", "p95", "p99", "N"];
 
+/// Names said the same in every language, allowed in a view's text.
+const NAMES: &[&str] = &["streamscope"];
+
 /// String literals that read like words but are not for the reader, with why.
 const TECHNICAL: &[(&str, &str)] = &[];
 
@@ -62,6 +65,8 @@ fn every_word_the_page_shows_comes_from_the_catalogue() {
 #[test]
 fn the_scan_catches_what_it_is_for() {
     let source = r##"
+        //! A module that says things in comments.
+        /// Doc comments are not shown.
         fn label() -> String { "not reported".into() }
         fn code() -> &'static str { "metric-ttft" }
         fn chinese() -> &'static str { "首字" }
@@ -69,7 +74,8 @@ fn the_scan_catches_what_it_is_for() {
             view! {
                 <section class="card metrics" aria-label="Metrics">
                     <span data-testid="metric-ttft" title=move || "first content">"TTFT"</span>
-                    <span>" · "</span><span>" ms"</span>
+                    <span>" · "</span><span>" ms"</span><span>"B − A"</span>
+                    <Show when=x fallback=move || view! { <p class="a b">"Nothing"</p> }>"x"</Show>
                     <span>{word(UiKey::Tagline)}</span>
                 </section>
             }
@@ -79,8 +85,8 @@ fn the_scan_catches_what_it_is_for() {
     "##;
     let strays = scan("sample.rs", source);
     let texts: Vec<&str> = strays.iter().map(|s| s.text.as_str()).collect();
-    assert_eq!(texts, ["not reported", "首字", "Metrics", "first content", "TTFT"], "{strays:#?}");
-    assert_eq!(strays[2].line, 7, "{strays:#?}");
+    assert_eq!(texts, ["not reported", "首字", "Metrics", "first content", "TTFT", "Nothing"], "{strays:#?}");
+    assert_eq!(strays[2].line, 9, "{strays:#?}");
 }
 
 /// The `.rs` files under `dir`, sorted.
@@ -138,6 +144,11 @@ fn walk_rust(tokens: &[TokenTree], found: &mut Vec<Found>) {
                     }
                 }
             }
+            // Any other attribute (doc comments are `#[doc = "..."]`): not shown by the page.
+            TokenTree::Punct(p) if p.as_char() == '#' => {
+                i += usize::from(is_bang(tokens.get(i + 1)));
+                i += usize::from(matches!(tokens.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket));
+            }
             TokenTree::Ident(id) if id == "view" && is_bang(tokens.get(i + 1)) => {
                 if let Some(TokenTree::Group(g)) = tokens.get(i + 2) {
                     walk_view(&g.stream().into_iter().collect::<Vec<_>>(), found);
@@ -163,13 +174,23 @@ fn walk_rust(tokens: &[TokenTree], found: &mut Vec<Found>) {
 fn walk_view(tokens: &[TokenTree], found: &mut Vec<Found>) {
     // The attribute whose value is being read, from its `=` to the next attribute's name or a tag's end.
     let mut attribute: Option<String> = None;
-    for (i, token) in tokens.iter().enumerate() {
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        i += 1;
         match token {
+            // A view in a view (`fallback=move || view! { ... }`).
+            TokenTree::Ident(id) if id == "view" && is_bang(tokens.get(i)) => {
+                if let Some(TokenTree::Group(g)) = tokens.get(i + 1) {
+                    walk_view(&g.stream().into_iter().collect::<Vec<_>>(), found);
+                    i += 2;
+                }
+            }
             TokenTree::Punct(p) if p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone => {
-                attribute = Some(name_before(tokens, i));
+                attribute = Some(name_before(tokens, i - 1));
             }
             TokenTree::Punct(p) if matches!(p.as_char(), '<' | '>') => attribute = None,
-            TokenTree::Ident(_) if starts_attribute(tokens, i) => attribute = None,
+            TokenTree::Ident(_) if starts_attribute(tokens, i - 1) => attribute = None,
             TokenTree::Group(g) => {
                 if !attribute.as_deref().is_some_and(is_markup_attribute) {
                     walk_rust(&g.stream().into_iter().collect::<Vec<_>>(), found);
@@ -290,11 +311,12 @@ fn string_value(source: &str) -> Option<String> {
     Some(out)
 }
 
-/// Whether a view's text holds a word: any letter outside [`UNITS`].
+/// Whether a view's text holds a word: two letters or more, not a unit ([`UNITS`]) or a name
+/// ([`NAMES`]). A single letter is a symbol (the sides `A` and `B`, `N`).
 fn has_words(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().any(char::is_alphabetic))
-        .any(|w| !UNITS.contains(&w))
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .any(|w| !UNITS.contains(&w) && !NAMES.contains(&w))
 }
 
 /// The rule a literal in Rust code breaks, if any: Chinese, or prose not on [`TECHNICAL`].
