@@ -78,9 +78,9 @@ fn WarningRow(warning: PrefixWarning) -> impl IntoView {
 #[component]
 fn PrefixResult(check: PrefixCheck, lang: Lang) -> impl IntoView {
     let finding = check.finding().map(|f| f.localize(lang));
-    let first_words = check.first_difference_words();
-    let shared_words = check.shared_words();
-    let (side_a, side_b) = (check.a.words(), check.b.words());
+    let first_words = check.first_difference_words().render(lang);
+    let shared_words = check.shared_words().render(lang);
+    let (side_a, side_b) = (check.a.words().render(lang), check.b.words().render(lang));
     let excerpts = check.diff.first.clone().map(|f| {
         view! {
             <ExcerptView side="A" testid="prefix-excerpt-a" excerpt=f.excerpt_a />

@@ -9,8 +9,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use streamscope_core::analysis::Analyzer;
-use streamscope_core::config::page_config::{PageConfig, MAX_CAMPAIGN_RUNS};
-use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::config::page_config::PageConfig;
 use streamscope_core::i18n::Text;
 use streamscope_core::report::campaign::{CampaignReport, CompareSetup, Layout, RunTag};
 use streamscope_core::report::compare::Side;
@@ -160,10 +159,9 @@ impl Session {
     /// when all of them have ended.
     pub fn start_campaign(self, config: PageConfig, plan: CampaignPlan) {
         self.cancel();
-        if config.plan_error().is_some() {
+        if let Some(reason) = config.plan_error() {
             // `#report-json` must not say `error` over an older campaign's report.
             self.campaign.set(None);
-            let reason = Text::msg(UiFormKey::TooManyRuns).count("planned", config.planned_runs()).count("max", MAX_CAMPAIGN_RUNS);
             self.start_error.set(Some(reason));
             self.state.set(RunState::Error);
             return;

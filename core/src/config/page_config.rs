@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::presets::ApiPreset;
-use crate::i18n::Lang;
+use crate::i18n::keys::UiFormKey;
+use crate::i18n::{Lang, Text};
 use crate::findings::triage::url::ENDPOINT_SUFFIXES;
 
 /// The most runs per target one page will do.
@@ -369,14 +370,10 @@ impl PageConfig {
     }
 
     /// Why this configuration cannot run, in words the form shows: more than [`MAX_CAMPAIGN_RUNS`] runs.
-    pub fn plan_error(&self) -> Option<String> {
+    pub fn plan_error(&self) -> Option<Text> {
         let planned = self.planned_runs();
-        (planned > MAX_CAMPAIGN_RUNS).then(|| {
-            format!(
-                "This would measure {planned} runs; one press of Run measures at most {MAX_CAMPAIGN_RUNS} (each run's \
-                 trace is kept for the export). Use fewer levels, fewer rounds per level, or fewer repeats."
-            )
-        })
+        (planned > MAX_CAMPAIGN_RUNS)
+            .then(|| Text::msg(UiFormKey::TooManyRuns).count("planned", planned).count("max", MAX_CAMPAIGN_RUNS))
     }
 
     /// The request sent to hop `index`: this configuration's request with the hop's URL (exact mode) or
@@ -566,7 +563,7 @@ mod tests {
     fn a_campaign_of_more_than_500_runs_is_refused_with_a_reason() {
         let c = PageConfig::from_query("http://o", &q(&[("concurrency", "1,2,4,8,16,32,64"), ("per_level", "4")]));
         assert_eq!(c.planned_runs(), 127 * 4);
-        assert!(c.plan_error().unwrap().contains("508 runs"));
+        assert!(c.plan_error().unwrap().render(Lang::En).contains("508 runs"));
         let c = PageConfig::from_query("http://o", &q(&[("concurrency", "1,2,4,8,16"), ("per_level", "3")]));
         assert_eq!((c.planned_runs(), c.plan_error()), (93, None));
         let c = PageConfig::from_query("http://o", &q(&[("vs", "http://b"), ("url", "http://a"), ("repeat", "50")]));

@@ -42,17 +42,6 @@ impl ApiPreset {
         ApiPreset::ALL.into_iter().find(|p| p.name() == name.trim())
     }
 
-    /// What the form calls it.
-    pub fn label(self) -> &'static str {
-        match self {
-            ApiPreset::OpenaiChat => "OpenAI-compatible chat completions",
-            ApiPreset::OpenaiResponses => "OpenAI Responses",
-            ApiPreset::Anthropic => "Anthropic Messages",
-            ApiPreset::Ollama => "Ollama chat",
-            ApiPreset::Gemini => "Gemini streamGenerateContent",
-        }
-    }
-
     /// An example base URL for the form's placeholder.
     pub fn example_base(self) -> &'static str {
         match self {

@@ -14,8 +14,8 @@
 //!   `unstable_prefix` finding ([`PrefixCheck::finding`]).
 //!
 //! Pure and bounded: inputs of a few MB are read in a few linear passes, output sizes are capped (excerpts,
-//! warnings, names), and no input panics. Depends on [`crate::findings`] (the finding type) and
-//! [`crate::text`] only.
+//! warnings, names), and no input panics. Depends on [`crate::findings`] (the finding type),
+//! [`crate::text`] and [`crate::i18n`] (the words, in the reader's language) only.
 
 pub mod canonical;
 pub mod diff;
@@ -27,7 +27,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity};
-use crate::text::plural;
+use crate::i18n::keys::PrefixKey as K;
+use crate::i18n::Text;
 
 pub use canonical::{cache_prefix, BodyFormat, CachePrefix, PartRole, PREFIX_ORDER};
 pub use diff::{compare, Excerpt, FirstDifference, PrefixDiff};
@@ -65,22 +66,26 @@ impl PrefixSide {
         }
     }
 
-    /// How the body was read, in words: `JSON: tools, system, messages (3 messages); left out: model,
-    /// temperature`, `plain text, 812 B`, `not JSON (it breaks at byte 40): compared as plain text, 1.0 KiB`.
-    pub fn words(&self) -> String {
+    /// How the body was read, in words: `JSON: tools, system, messages (3 messages), prefix 1.2 KiB; left
+    /// out: model, temperature`, `plain text, 812 B`, `not JSON (it breaks at byte 40): compared as plain
+    /// text, 1.0 KiB`.
+    pub fn words(&self) -> Text {
         let size = crate::text::bytes(self.prefix_bytes as f64);
         match (self.format, self.not_json_at_byte) {
-            (BodyFormat::Text, Some(at)) => format!("not JSON (it breaks at byte {at}): compared as plain text, {size}"),
-            (BodyFormat::Text, None) => format!("plain text, {size}"),
+            (BodyFormat::Text, Some(at)) => Text::msg(K::SideNotJson).with("at", at.to_string()).with("size", size),
+            (BodyFormat::Text, None) => Text::msg(K::SideText).with("size", size),
             (BodyFormat::Json, _) => {
-                let parts = if self.parts.is_empty() { "no prompt members".to_string() } else { self.parts.join(", ") };
-                let messages = self.message_count.map(|n| format!(" ({})", plural(n, "message", "messages"))).unwrap_or_default();
+                let parts = if self.parts.is_empty() { Text::msg(K::SideNoMembers) } else { self.parts.join(", ").into() };
+                let messages = self.message_count.map_or_else(Text::empty, |n| Text::msg(K::SideMessages).count("n", n));
+                let names = self.left_out.join(", ");
                 let left_out = match self.left_out_count {
-                    0 => String::new(),
-                    n if n > self.left_out.len() => format!("; left out: {} and {} more", self.left_out.join(", "), n - self.left_out.len()),
-                    _ => format!("; left out: {}", self.left_out.join(", ")),
+                    0 => Text::empty(),
+                    n if n > self.left_out.len() => {
+                        Text::msg(K::SideLeftOutMore).with("names", names).with("more", (n - self.left_out.len()).to_string())
+                    }
+                    _ => Text::msg(K::SideLeftOut).with("names", names),
                 };
-                format!("JSON: {parts}{messages}, prefix {size}{left_out}")
+                Text::msg(K::SideJson).with("parts", parts).with("messages", messages).with("size", size).with("left_out", left_out)
             }
         }
     }
@@ -118,50 +123,52 @@ pub fn check(body_a: &str, body_b: &str) -> PrefixCheck {
 impl PrefixCheck {
     /// Where the prefixes first differ, in words: `identical prefixes (…)` or `first difference at byte
     /// 412 (character 405), in messages[0].content`, saying when it is the usual new last message.
-    pub fn first_difference_words(&self) -> String {
+    pub fn first_difference_words(&self) -> Text {
         let Some(f) = &self.diff.first else {
-            return format!(
-                "identical prefixes: a repeat can reuse all {} from the cache",
-                plural(self.diff.len_a_bytes, "byte", "bytes")
-            );
+            return Text::msg(K::Identical).count("n", self.diff.len_a_bytes);
         };
-        let place = if f.path_a == f.path_b { f.path_a.clone() } else { format!("{} (in B: {})", f.path_a, f.path_b) };
-        let last = if f.in_last_message {
-            "; that is the last message, the usual new turn: everything before it can come from the cache"
+        let place: Text = if f.path_a == f.path_b {
+            f.path_a.as_str().into()
         } else {
-            ""
+            Text::msg(K::PlaceBoth).with("a", f.path_a.as_str()).with("b", f.path_b.as_str())
         };
-        format!("first difference at byte {} (character {}), in {place}{last}", f.byte, f.char_index)
+        let said = Text::msg(K::FirstDifference)
+            .with("byte", f.byte.to_string())
+            .with("char", f.char_index.to_string())
+            .with("place", place);
+        if f.in_last_message {
+            said.then(Text::msg(K::FirstDifferenceLast))
+        } else {
+            said
+        }
     }
 
     /// How much is shared, in words: `412 of 980 bytes shared (42% of the shorter prefix; A 980 bytes, B
     /// 1211 bytes)`. The share is rounded down, so only identical prefixes read 100%.
-    pub fn shared_words(&self) -> String {
+    pub fn shared_words(&self) -> Text {
         let d = &self.diff;
-        format!(
-            "{} of {} shared ({:.0}% of the shorter prefix; A {}, B {})",
-            d.shared_bytes,
-            plural(d.len_a_bytes.min(d.len_b_bytes), "byte", "bytes"),
-            (d.shared_share * 100.0).floor(),
-            plural(d.len_a_bytes, "byte", "bytes"),
-            plural(d.len_b_bytes, "byte", "bytes"),
-        )
+        Text::msg(K::Shared)
+            .with("shared", d.shared_bytes.to_string())
+            .count("shorter", d.len_a_bytes.min(d.len_b_bytes))
+            .with("percent", format!("{:.0}", (d.shared_share * 100.0).floor()))
+            .count("a", d.len_a_bytes)
+            .count("b", d.len_b_bytes)
     }
 
     /// The `unstable_prefix` finding (warning) when a cache breaker was found: what and where, and the
     /// fix. `None` when there is none.
     pub fn finding(&self) -> Option<Finding> {
         let first = self.warnings.first()?;
-        let listed: Vec<String> = self
-            .warnings
-            .iter()
-            .take(5)
-            .map(|w| format!("{} in {} ({})", w.kind.as_str(), w.path, w.text))
-            .collect();
-        let more = if self.warnings.len() > 5 || self.warnings_truncated { ", and more" } else { "" };
+        let listed = Text::join(
+            self.warnings.iter().take(5).map(|w| {
+                Text::msg(K::FindingListed).with("kind", w.kind.as_str()).with("path", w.path.as_str()).with("text", w.text.as_str())
+            }),
+            Text::msg(K::FindingListSep),
+        );
+        let more = if self.warnings.len() > 5 || self.warnings_truncated { Text::msg(K::FindingMore) } else { Text::empty() };
         let parted = match &self.diff.first {
-            Some(f) => format!(" The two requests part at byte {} ({}).", f.byte, f.path_a),
-            None => String::new(),
+            Some(f) => Text::msg(K::FindingParted).with("byte", f.byte.to_string()).with("path", f.path_a.as_str()),
+            None => Text::empty(),
         };
         let evidence: Vec<_> = self
             .warnings
@@ -173,23 +180,15 @@ impl PrefixCheck {
             Finding::new(
                 FindingCode::UnstablePrefix,
                 Severity::Warning,
-                "The prompt prefix changes from request to request",
-                format!(
-                    "The provider's prompt cache reuses a prompt only up to its first change, and {} in the part \
-                     meant to stay the same: {}{more}. Everything from the first of them on ({}) is read and \
-                     billed again on every request.{parted}",
-                    plural(self.warnings.len(), "cache breaker sits", "cache breakers sit"),
-                    listed.join("; "),
-                    first.path,
-                ),
+                Text::msg(K::FindingTitle),
+                Text::msg(K::FindingDetail)
+                    .count("n", self.warnings.len())
+                    .with("listed", listed)
+                    .with("more", more)
+                    .with("first", first.path.as_str())
+                    .with("parted", parted),
             )
-            .fix(
-                "Keep the start of the prompt byte-for-byte the same: move volatile values (the current date or \
-                 time, request ids, UUIDs) to the end of the prompt, after the tools and instructions (e.g. into the \
-                 last user message), and send tools and JSON keys in one fixed order (build them once, or serialise \
-                 with sorted keys). Then repeat a request: at least 70% of its prompt should come from the cache \
-                 (prompt_cache_hit_tokens, cached_tokens, cache_read_input_tokens).",
-            )
+            .fix(Text::msg(K::FindingFix))
             .evidence(json!({"warnings": evidence, "truncated": self.warnings_truncated,
                 "first_difference_byte": self.diff.first.as_ref().map(|f| f.byte),
                 "first_difference_path": self.diff.first.as_ref().map(|f| f.path_a.clone()),

@@ -1,6 +1,7 @@
 //! The prefix check end to end, from two bodies to the words and the finding.
 
 use super::*;
+use crate::i18n::Lang;
 
 fn chat(system: &str, user: &str) -> String {
     serde_json::json!({
@@ -22,7 +23,7 @@ fn a_timestamp_in_the_system_prompt_is_found_with_its_span() {
     let c = check(&a, &b);
     let f = c.diff.first.as_ref().expect("they differ");
     assert_eq!((f.path_a.as_str(), f.in_last_message), ("messages[0].content", false));
-    assert_eq!(c.first_difference_words(), format!("first difference at byte {}", f.byte) + &format!(" (character {}), in messages[0].content", f.char_index));
+    assert_eq!(c.first_difference_words().render(Lang::En), format!("first difference at byte {}", f.byte) + &format!(" (character {}), in messages[0].content", f.char_index));
     let w = &c.warnings[0];
     assert_eq!((w.kind, w.side, w.path.as_str(), w.text.as_str()), (WarningKind::Timestamp, WarningSide::A, "messages[0].content", "2026-12-01T10:22:33Z"));
     assert_eq!(&cache_prefix(&a).text[w.start_byte..w.end_byte], "2026-12-01T10:22:33Z");
@@ -63,8 +64,8 @@ fn identical_bodies_differ_nowhere_and_warn_of_nothing() {
     let c = check(&a, &a);
     assert_eq!(c.diff.first, None);
     assert!(c.warnings.is_empty() && c.finding().is_none());
-    assert_eq!(c.first_difference_words(), format!("identical prefixes: a repeat can reuse all {} bytes from the cache", c.diff.len_a_bytes));
-    assert!(c.shared_words().contains("(100% of the shorter prefix"), "{}", c.shared_words());
+    assert_eq!(c.first_difference_words().render(Lang::En), format!("identical prefixes: a repeat can reuse all {} bytes from the cache", c.diff.len_a_bytes));
+    assert!(c.shared_words().render(Lang::En).contains("(100% of the shorter prefix"), "{}", c.shared_words().render(Lang::En));
     // Sampling settings and whitespace are not the prefix.
     let other = a.replace("\"stream\":true", "\"stream\":false,\"temperature\":0.7").replace(",", ", ");
     assert_eq!(check(&a, &other).diff.first, None);
@@ -79,7 +80,7 @@ fn a_different_last_user_message_is_the_cache_friendly_case() {
     let f = c.diff.first.as_ref().unwrap();
     assert_eq!(f.path_a, "messages[1].content");
     assert!(f.in_last_message);
-    assert!(c.first_difference_words().contains("the last message, the usual new turn"), "{}", c.first_difference_words());
+    assert!(c.first_difference_words().render(Lang::En).contains("the last message, the usual new turn"), "{}", c.first_difference_words().render(Lang::En));
     let prefix = cache_prefix(&a);
     let last = prefix.messages.as_ref().unwrap().last.clone().unwrap();
     assert!(c.diff.shared_bytes > last.start_byte, "the prefix is shared into the last message");
@@ -98,7 +99,7 @@ fn anthropic_bodies_compare_tools_system_messages_without_markers() {
     let f = c.diff.first.as_ref().unwrap();
     assert_eq!(f.path_a, "messages", "the moved breakpoint is not a difference: {f:?}");
     assert!(f.in_last_message);
-    assert_eq!(c.a.words(), "JSON: system, messages (1 message), prefix 121 B; left out: model, max_tokens");
+    assert_eq!(c.a.words().render(Lang::En), "JSON: system, messages (1 message), prefix 121 B; left out: model, max_tokens");
 }
 
 #[test]
@@ -106,12 +107,12 @@ fn plain_text_bodies_are_compared_as_written() {
     let a = "System: be brief.\nRequest req_7Hq2kLm9x\nUser: hi";
     let b = "System: be brief.\nRequest req_0Zz8pQr4y\nUser: hi";
     let c = check(a, b);
-    assert_eq!((c.a.format, c.a.words()), (BodyFormat::Text, "plain text, 48 B".to_string()));
+    assert_eq!((c.a.format, c.a.words().render(Lang::En)), (BodyFormat::Text, "plain text, 48 B".to_string()));
     let f = c.diff.first.as_ref().unwrap();
     assert_eq!((f.path_a.as_str(), f.excerpt_a.differing.as_str(), f.excerpt_b.differing.as_str()), ("text", "7Hq2kLm9x", "0Zz8pQr4y"));
     assert_eq!(kinds(&c), ["request_id", "request_id"]);
     let broken = check("{\"messages\": [", "{\"messages\": [1]}");
-    assert_eq!(broken.a.words(), "not JSON (it breaks at byte 14): compared as plain text, 14 B");
+    assert_eq!(broken.a.words().render(Lang::En), "not JSON (it breaks at byte 14): compared as plain text, 14 B");
 }
 
 #[test]
@@ -156,10 +157,33 @@ fn huge_and_hostile_inputs_do_not_blow_up() {
         if let Some(f) = &c.diff.first {
             assert!(f.excerpt_a.before.len() + f.excerpt_a.differing.len() + f.excerpt_a.after.len() <= 200);
         }
-        let _ = (c.first_difference_words(), c.shared_words(), c.finding(), c.a.words());
+        let _ = (c.first_difference_words().render(Lang::En), c.shared_words().render(Lang::En), c.finding(), c.a.words().render(Lang::En));
     }
     let c = check(&many_objects, &many_objects_b);
     assert_eq!(c.warnings.len(), warnings::MAX_KEY_ORDER);
     assert!(c.warnings_truncated);
 }
 
+
+#[test]
+fn every_word_of_the_check_is_said_in_both_languages() {
+    let a = chat("You are terse. Current time: 2026-12-01T10:22:33Z", "What is a prefix?");
+    let b = chat("You are terse. Current time: 2026-12-01T10:25:00Z", "What is a cache?");
+    let many = serde_json::json!({"messages": [{"role": "user", "content": "x"}], "a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9})
+        .to_string();
+    for (x, y) in [(a.as_str(), b.as_str()), (&a, &a), ("{\"messages\": [oops", "plain words"), (&many, &many)] {
+        let c = check(x, y);
+        let texts = [c.a.words(), c.b.words(), c.first_difference_words(), c.shared_words()];
+        for t in texts {
+            assert!(t.is_worded(), "{t:?}");
+            let (en, zh) = (t.render(Lang::En), t.render(Lang::ZhCn));
+            assert_ne!(en, zh, "{en} is not said in Chinese");
+            assert!(zh.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)), "{zh}");
+        }
+        if let Some(f) = c.finding() {
+            crate::findings::testkit::assert_worded(&f);
+        }
+    }
+    let zh = check(&a, &b).finding().expect("unstable_prefix").localize(Lang::ZhCn);
+    assert!(zh.detail.contains("messages[0].content 中的 timestamp（2026-12-01T10:22:33Z）"), "{}", zh.detail);
+}
