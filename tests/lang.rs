@@ -52,6 +52,21 @@ async fn html_lang(page: &Page) -> String {
     lang.as_str().unwrap_or_default().to_string()
 }
 
+/// Words of the page's own: the Run button, the TTFT and events-per-read labels of the metrics grid, the
+/// form's field labels and the timeline's heading.
+async fn page_labels(page: &Page) -> Vec<String> {
+    let script = "const label = id => document.querySelector(`[data-testid=\"${id}\"]`)\
+                      .closest('.metric').querySelector('.metric-label').textContent; \
+                  const form = [...document.querySelectorAll('.form label > span')]\
+                      .map(s => s.textContent).filter(t => t.trim()).slice(0, 4); \
+                  return [document.querySelector('[data-testid=\"run\"]').textContent, label('metric-ttft'), \
+                          label('metric-events-per-read'), ...form];";
+    let labels = page.client().execute(script, vec![]).await.expect("read the page's labels");
+    let labels: Vec<String> = serde_json::from_value(labels).expect("a list of labels");
+    assert!(labels.len() >= 5, "the Run button, two metrics and some form labels: {labels:?}");
+    labels
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chinese_browser_reads_chinese_and_a_switch_keeps_the_run() {
     with_page_in_locale("zh-CN", |page: Page| async move {
@@ -70,6 +85,9 @@ async fn a_chinese_browser_reads_chinese_and_a_switch_keeps_the_run() {
         let markdown_zh = page.testid_prop("markdown", "value").await.unwrap_or_default();
         assert!(has_chinese(&markdown_zh), "Markdown in Chinese: {markdown_zh}");
         let ttft_zh = page.testid_text("metric-ttft").await;
+        let labels_zh = page_labels(&page).await;
+        assert_eq!(labels_zh[0], "运行", "the Run button in Chinese: {labels_zh:?}");
+        assert!(labels_zh[1..].iter().all(|l| has_chinese(l)), "the form's and metrics' labels in Chinese: {labels_zh:?}");
 
         switch_to(&page, "en").await;
         let en_text = page
@@ -88,6 +106,9 @@ async fn a_chinese_browser_reads_chinese_and_a_switch_keeps_the_run() {
         let markdown_en = page.testid_prop("markdown", "value").await.unwrap_or_default();
         assert!(!markdown_en.is_empty() && !has_chinese(&markdown_en), "Markdown in English: {markdown_en}");
         assert_eq!(page.testid_text("metric-ttft").await, ttft_zh, "numbers and units read the same");
+        let labels_en = page_labels(&page).await;
+        assert_eq!(labels_en[..3], ["Run", "TTFT", "Events per read"], "labels said again in English: {labels_en:?}");
+        assert!(labels_en.iter().all(|l| !has_chinese(l)), "{labels_en:?}");
         let permalink = page.testid_attr("permalink", "href").await.unwrap_or_default();
         assert!(permalink.contains("lang=en"), "the chosen language rides in the link: {permalink}");
     })
