@@ -80,7 +80,7 @@ pub enum MeasuredIn {
 }
 
 /// How the run ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TraceEnd {
     /// The body ended normally (`done` from the reader).
@@ -102,6 +102,48 @@ impl TraceEnd {
             | TraceEnd::Timeout { at_ms, .. }
             | TraceEnd::Cancelled { at_ms } => *at_ms,
         }
+    }
+}
+
+/// Read as written (`{"kind": "timeout", "at_ms": ..., ...}`) through a flat record of every variant's
+/// fields: serde's derive for an internally tagged enum buffers the whole object first, and that reader
+/// cost the page's wasm 11 KB.
+impl<'de> Deserialize<'de> for TraceEnd {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TraceEnd, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Kind {
+            Complete,
+            NetworkError,
+            Timeout,
+            Cancelled,
+        }
+        #[derive(Deserialize)]
+        struct Wire {
+            kind: Kind,
+            at_ms: f64,
+            message: Option<String>,
+            during_body: Option<bool>,
+            timeout: Option<TimeoutKind>,
+            limit_ms: Option<f64>,
+        }
+        let w = Wire::deserialize(d)?;
+        let need = |name: &'static str| <D::Error as serde::de::Error>::missing_field(name);
+        let at_ms = w.at_ms;
+        Ok(match w.kind {
+            Kind::Complete => TraceEnd::Complete { at_ms },
+            Kind::Cancelled => TraceEnd::Cancelled { at_ms },
+            Kind::NetworkError => TraceEnd::NetworkError {
+                at_ms,
+                message: w.message.ok_or_else(|| need("message"))?,
+                during_body: w.during_body.ok_or_else(|| need("during_body"))?,
+            },
+            Kind::Timeout => TraceEnd::Timeout {
+                at_ms,
+                timeout: w.timeout.ok_or_else(|| need("timeout"))?,
+                limit_ms: w.limit_ms.ok_or_else(|| need("limit_ms"))?,
+            },
+        })
     }
 }
 
@@ -383,5 +425,27 @@ mod tests {
         t.reads.push(ReadChunk { at_ms: 2.0, bytes: Vec::new(), elided_bytes: usize::MAX });
         assert_eq!(t.reads[0].len_bytes(), usize::MAX);
         assert_eq!(t.body_bytes(), usize::MAX);
+    }
+}
+
+#[cfg(test)]
+mod read_back {
+    use super::*;
+
+    #[test]
+    fn every_end_reads_back_as_written_and_a_variant_missing_a_field_is_refused() {
+        let ends = [
+            TraceEnd::Complete { at_ms: 1.5 },
+            TraceEnd::NetworkError { at_ms: 2.0, message: "reset".into(), during_body: true },
+            TraceEnd::Timeout { at_ms: 3.0, timeout: TimeoutKind::Idle, limit_ms: 600.0 },
+            TraceEnd::Cancelled { at_ms: 4.0 },
+        ];
+        for end in ends {
+            let text = serde_json::to_string(&end).unwrap();
+            assert_eq!(serde_json::from_str::<TraceEnd>(&text).unwrap(), end, "{text}");
+        }
+        for bad in [r#"{"kind":"timeout","at_ms":1}"#, r#"{"kind":"network_error","at_ms":1,"message":"x"}"#, r#"{"kind":"other","at_ms":1}"#, r#"{"at_ms":1}"#] {
+            assert!(serde_json::from_str::<TraceEnd>(bad).is_err(), "{bad}");
+        }
     }
 }

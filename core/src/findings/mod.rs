@@ -145,7 +145,7 @@ string_enum! {
 }
 
 /// A change the page can offer in one click, read by the UI instead of evidence keys.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Suggestion {
     /// Use this request URL instead.
@@ -167,6 +167,35 @@ pub enum Suggestion {
         /// The id closest to the one asked for, when one is close.
         closest: Option<String>,
     },
+}
+
+/// Read as written (`{"kind": "base_url", "base": ..., "url": ...}`) through a flat record of every
+/// variant's fields, not serde's buffering reader for internally tagged enums (the page's wasm is smaller).
+impl<'de> Deserialize<'de> for Suggestion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Suggestion, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Kind {
+            Url,
+            BaseUrl,
+            Models,
+        }
+        #[derive(Deserialize)]
+        struct Wire {
+            kind: Kind,
+            url: Option<String>,
+            base: Option<String>,
+            ids: Option<Vec<String>>,
+            closest: Option<String>,
+        }
+        let w = Wire::deserialize(d)?;
+        let need = |name: &'static str| <D::Error as serde::de::Error>::missing_field(name);
+        Ok(match w.kind {
+            Kind::Url => Suggestion::Url { url: w.url.ok_or_else(|| need("url"))? },
+            Kind::BaseUrl => Suggestion::BaseUrl { base: w.base.ok_or_else(|| need("base"))?, url: w.url.ok_or_else(|| need("url"))? },
+            Kind::Models => Suggestion::Models { ids: w.ids.ok_or_else(|| need("ids"))?, closest: w.closest },
+        })
+    }
 }
 
 /// One explained observation about a run.
@@ -438,6 +467,22 @@ mod tests {
     use crate::analysis::analyze;
     use crate::trace::{ReadChunk, TimeoutKind};
     use crate::verdict::classify;
+
+    #[test]
+    fn every_suggestion_reads_back_as_written() {
+        let all = [
+            Suggestion::Url { url: "http://x/v1/chat/completions".into() },
+            Suggestion::BaseUrl { base: "http://x/v1".into(), url: "http://x/v1/chat/completions".into() },
+            Suggestion::Models { ids: vec!["a".into(), "b".into()], closest: Some("a".into()) },
+            Suggestion::Models { ids: vec![], closest: None },
+        ];
+        for s in all {
+            let text = serde_json::to_string(&s).unwrap();
+            assert_eq!(serde_json::from_str::<Suggestion>(&text).unwrap(), s, "{text}");
+        }
+        assert!(serde_json::from_str::<Suggestion>(r#"{"kind":"base_url","url":"u"}"#).is_err());
+        assert!(serde_json::from_str::<Suggestion>(r#"{"kind":"models"}"#).is_err());
+    }
 
     fn content(text: &str) -> String {
         format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
