@@ -5,7 +5,7 @@ use crate::i18n::keys::CampaignKey;
 /// The Chinese template of `key`.
 pub fn template(key: CampaignKey) -> &'static str {
     match key {
-        CampaignKey::ConnLimitTitle => "超过 {per_origin} 个并发的请求是浏览器自己在排队，不是服务端",
+        CampaignKey::ConnLimitTitle => "超出 {per_origin} 路并发的请求是浏览器自己在排队，不是服务端",
         CampaignKey::ConnLimitDetail => "在 {levels} 路并发时，有 {per_origin} 个请求在第一条流结束之前就收到了响应头，其余 {held} 个请求要等前面再有一条流结束后才收到：浏览器经由 {protocol} 对同一个源最多只开 {per_origin} 个连接，那些请求是它自己扣下排队的（等待时间中位数 {wait}）。这些请求的首字延迟（TTFT）包含了这段等待；判断拐点时已把它排除。",
         CampaignKey::ConnLimitFix => "用 HTTP/2 提供 API（一个连接承载所有的流：nginx `listen 443 ssl http2;`，或在前面加一层 CDN），才能在一个浏览器里测超过 {per_origin} 路的并发；否则把每个源的扫描并发级别控制在 {per_origin} 及以下。",
         CampaignKey::LowCacheTitle => "预热后的运行前缀缓存命中率只有 {ratio}%",

@@ -12,7 +12,7 @@ pub fn template(key: HopsKey) -> &'static str {
         HopsKey::ChangeStarts => "从 {before} 到 {bad} 之间开始出现{change}：{before} 判定为{before_verdict}（首字延迟 {before_ttft}），{bad} 判定为{bad_verdict}（首字延迟 {bad_ttft}）。",
         HopsKey::ChangeStreaming => "流式输出",
         HopsKey::ChangeBuffering => "缓冲",
-        HopsKey::ChangeCollecting => "攒成一整块再发",
+        HopsKey::ChangeCollecting => "整段返回",
         HopsKey::ChangeFailure => "失败",
         HopsKey::TtftGrows => "首字延迟在 {before} 和 {bad} 之间增加了 {rise}（从 {before_ttft} 到 {bad_ttft}），两跳都判定为{verdict}：看看 {bad} 多做了什么（排队、鉴权、每个请求都新建连接）。",
     }

@@ -91,7 +91,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::TraceCappedTitle => "原始 trace 超过上限后只保留了统计",
         RulesKey::TraceCappedDetail => "trace 最多保留 {cap} 的读取字节（已保留 {kept} 字节）；此后的 {reads} 次读取（{bytes} 字节）只保留了时间和长度。{how}",
         RulesKey::TraceCappedReanalysed => "这份报告是从保存的 trace 重新计算的（导入）：上限之后的数字只来自各次读取的时间和长度，其中的文本、事件和 token 不在报告里。",
-        RulesKey::TraceCappedLive => "分析本身在每个字节到达时都看到了（页面在 trace 丢弃字节之前就分析了每次读取），所以这里的每个数字都是完整的；只有原始视图和导出缺少这些字节。",
+        RulesKey::TraceCappedLive => "分析是在每个字节到达时实时进行的（页面在 trace 丢弃字节之前就已分析了每次读取），所以这里的每个数字都是完整的；只有原始视图和导出文件缺少这些字节。",
         RulesKey::TextCappedTitle => "回答太长，无法完整保留",
         RulesKey::TextCappedDetail => "页面只保留回答（以及推理内容）的前 {cap}；之后的 {n} 个字符只计数（所有数字都包含它们）而不保留，因此显示和导出的文本到此为止。",
     }
