@@ -73,6 +73,7 @@ fn SweepCard(sweep: SweepReport, lang: Lang) -> impl IntoView {
                     Text::msg(K::KneeRule)
                         .with("threshold", format::ms(Some(r.threshold_ms)))
                         .with("baseline", format::ms(Some(r.baseline_p50_ms)))
+                        .with("first", sweep.sweep.first().map_or(String::new(), |s| s.level.to_string()))
                         .render(lang)
                 })}
             </p>

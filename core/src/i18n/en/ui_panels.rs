@@ -37,7 +37,7 @@ pub fn template(key: K) -> &'static str {
         K::ConcurrencySweep => "Concurrency sweep",
         K::KneeLabel => "Knee: ",
         K::RoundsPerLevel => " · {rounds} rounds per level",
-        K::KneeRule => " · a level is the knee when its TTFT p50 is more than {threshold} above level 1's {baseline} (3 × its spread, at least 10% and 10 ms)",
+        K::KneeRule => " · a level is the knee when its TTFT p50 is more than {threshold} above level {first}'s {baseline} (3 × its spread, at least 10% and 10 ms)",
         K::Knee => " (knee)",
         K::StreamsAtOnceColumn => "streams at once",
         K::TtftP50 => "TTFT p50",

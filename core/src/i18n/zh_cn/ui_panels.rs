@@ -37,7 +37,7 @@ pub fn template(key: K) -> &'static str {
         K::ConcurrencySweep => "并发扫描",
         K::KneeLabel => "拐点：",
         K::RoundsPerLevel => " · 每个并发级别 {rounds} 轮",
-        K::KneeRule => " · 某一级的首字延迟 p50 比并发 1 时的 {baseline} 高出不止 {threshold}，这一级就是拐点（阈值取并发 1 时波动范围的 3 倍，且至少 10% 和 10 ms）",
+        K::KneeRule => " · 某一级的首字延迟 p50 比并发 {first} 时的 {baseline} 高出不止 {threshold}，这一级就是拐点（阈值取并发 {first} 时波动范围的 3 倍，且至少 10% 和 10 ms）",
         K::Knee => "（拐点）",
         K::StreamsAtOnceColumn => "并发数",
         K::TtftP50 => "首字延迟 p50",
