@@ -36,6 +36,18 @@ fn brief(report: &Value) -> String {
         out.insert(key.into(), report[key].clone());
     }
     out.insert("findings".into(), finding_codes(report).into());
+    // Why a run reads as held: the bursts finding's words and figures (its signals, burst gaps and sizes,
+    // hold times against the lab's send stamps), so a failure names its cause.
+    let held: Vec<Value> = report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["code"] == "bursts")
+        .map(|f| serde_json::json!({"code": f["code"], "detail": f["detail"], "evidence": f["evidence"]}))
+        .collect();
+    if !held.is_empty() {
+        out.insert("held".into(), held.into());
+    }
     Value::Object(out).to_string()
 }
 
