@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use streamscope_core::i18n::without_placeholders;
 
 /// Attributes whose value the reader sees or hears.
 const VISIBLE_ATTRIBUTES: &[&str] = &["title", "placeholder", "aria-label", "aria-description", "alt", "label"];
@@ -338,19 +339,4 @@ fn rust_rule(text: &str) -> Option<&'static str> {
     });
     let spaced = text.split_whitespace().filter(|w| w.chars().filter(char::is_ascii_alphabetic).count() >= 2).count() >= 2;
     (capitalised || (spaced && words.len() >= 2)).then_some("prose in code")
-}
-
-/// `text` without `format!` placeholders (`{}`, `{name}`, `{:.1}`).
-fn without_placeholders(text: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for c in text.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = 0,
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }

@@ -74,6 +74,14 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, best first.
+    pub const ALL: [Verdict; 4] = [Verdict::Streaming, Verdict::Buffered, Verdict::Collected, Verdict::Failed];
+
+    /// The verdict whose report name ([`Verdict::as_str`]) is `code`.
+    pub fn from_code(code: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == code)
+    }
+
     /// The lower-case name used in reports.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -66,9 +66,8 @@ const ROWS: [Row; 6] = [
 /// How many runs ended in each verdict, `streaming ×2, buffered ×1`: each verdict said in `lang` (its code
 /// in English).
 pub(super) fn verdict_counts(counts: &BTreeMap<String, usize>, lang: Lang) -> String {
-    const VERDICTS: [Verdict; 4] = [Verdict::Streaming, Verdict::Buffered, Verdict::Collected, Verdict::Failed];
     let counts = counts.iter().map(|(v, n)| {
-        let verdict = VERDICTS.into_iter().find(|k| k.as_str() == v).map_or_else(|| Text::from(v), verdict_word);
+        let verdict = Verdict::from_code(v).map_or_else(|| Text::from(v), verdict_word);
         Text::msg(K::VerdictCount).with("verdict", verdict).count("n", *n)
     });
     Text::join(counts, Text::msg(K::ListSep)).render(lang)

@@ -2,7 +2,7 @@
 //! with the same placeholders, in well-formed templates, and the Chinese catalogue says it in Chinese.
 
 use super::keys::{Key, RulesKey};
-use super::text::placeholders;
+use super::text::{placeholders, without_placeholders};
 use super::{en, template, zh_cn, Lang, Text};
 
 /// Keys whose Chinese template holds no Chinese on purpose: a technical name or a header said the same
@@ -43,21 +43,6 @@ fn has_chinese(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
-/// `s` without its placeholders.
-fn words_of(s: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for c in s.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = 0,
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
 #[test]
 fn every_key_has_the_same_placeholders_in_both_languages() {
     let mut bad = Vec::new();
@@ -79,7 +64,7 @@ fn every_key_has_the_same_placeholders_in_both_languages() {
 fn nothing_in_the_chinese_catalogue_is_left_in_english() {
     let mut left = Vec::new();
     for key in Key::all() {
-        let zh = words_of(zh_cn::template(key));
+        let zh = without_placeholders(zh_cn::template(key));
         let has_letters = zh.chars().any(|c| c.is_ascii_alphabetic());
         if has_letters && !has_chinese(&zh) && !NO_CHINESE_NEEDED.contains(&key) {
             left.push(format!("{key:?}: {:?}", zh_cn::template(key)));

@@ -24,7 +24,7 @@ mod check;
 pub use keys::Key;
 pub use lang::Lang;
 pub use said::Said;
-pub use text::{Arg, Text};
+pub use text::{without_placeholders, Arg, Text};
 
 /// The template of `key` in `lang`.
 pub fn template(lang: Lang, key: Key) -> &'static str {

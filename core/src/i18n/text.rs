@@ -160,6 +160,22 @@ impl From<&String> for Text {
     }
 }
 
+/// `s` without its placeholders: what is left of a catalogue template (`{name}`, `{n:one|many}`) or a
+/// `format!` string (`{}`, `{:.1}`) once the arguments are taken out.
+pub fn without_placeholders(s: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = 0,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The placeholders' names in a template (without plural forms), sorted and deduplicated.
 #[cfg(test)]
 pub fn placeholders(template: &str) -> Vec<&str> {

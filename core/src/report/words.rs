@@ -22,7 +22,7 @@ mod tests {
 
     #[test]
     fn a_verdict_word_is_its_code_in_english() {
-        for v in [Verdict::Streaming, Verdict::Buffered, Verdict::Collected, Verdict::Failed] {
+        for v in Verdict::ALL {
             assert_eq!(verdict_word(v).render(Lang::En), v.as_str());
             assert_ne!(verdict_word(v).render(Lang::ZhCn), v.as_str());
         }
