@@ -1,6 +1,6 @@
 //! What a run in progress has delivered so far, wherever it is measured: the reader loop (in the worker,
 //! relayed by messages, or on the page as a fallback) appends raw facts here, and the session drains the
-//! new reads once per animation frame, feeding each one to the analyzer exactly once.
+//! new reads at its pace (`ui::pace`), feeding each one to the analyzer exactly once.
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -13,6 +13,7 @@ mod lang;
 mod level_chart;
 mod live_view;
 mod metrics_panel;
+mod pace;
 mod prefix_check;
 mod query;
 mod raw_view;

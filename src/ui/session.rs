@@ -1,7 +1,9 @@
-//! One campaign at a time (a run, N runs, or A/B runs): starts the net runs, drains each run's feed once
-//! per animation frame into the incremental analyzer (each read is analysed once, and the final report
-//! is built from that same analysis), and publishes what the components render, in place and in
-//! proportion to what is new. The reader loop runs in the measuring worker: nothing here can delay it.
+//! One campaign at a time (a run, N runs, or A/B runs): starts the net runs, drains each run's feed ten
+//! times a second at an animation frame (four while reads come fast: [`super::pace`]) into the
+//! incremental analyzer (each read is analysed once, and the final report is built from that same
+//! analysis), and publishes what the components render, in place and in proportion to what is new. The
+//! reader loop runs in the measuring worker, so no task here can hold a read back; the pace keeps the
+//! drawing from taking the CPU the worker and the browser's network threads need.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -18,6 +20,7 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
+use super::pace::next_drain_delay_ms;
 use crate::net::clock::now_ms;
 use crate::net::{start_run, Placement, RunFeed, RunHandle, RunSpec, SharedFeed};
 
@@ -51,9 +54,9 @@ impl RunState {
 pub struct Session {
     /// Run state for `data-state` and the Run/Cancel buttons.
     pub state: RwSignal<RunState>,
-    /// Live view, updated in place at most once per animation frame.
+    /// Live view, updated in place at each drain ([`super::pace`]).
     pub live: RwSignal<LiveView>,
-    /// Raw reads, appended at most once per animation frame.
+    /// Raw reads, appended at each drain.
     pub raw_rows: RwSignal<Vec<RawRow>>,
     /// The final report of the last finished run.
     pub report: RwSignal<Option<Report>>,
@@ -279,6 +282,8 @@ impl Session {
             analyzer: None,
             preview_budget: RAW_PREVIEW_TOTAL_BYTES,
             block_main_ms: if publish { block_main_ms() } else { 0.0 },
+            last_drain_ms: now_ms(),
+            next_delay_ms: 0.0,
         };
         drain.schedule();
     }
@@ -344,13 +349,43 @@ struct Drain {
     preview_budget: usize,
     /// The main-thread-block test hook, 0 when off or done.
     block_main_ms: f64,
+    /// When the last drain ran (the run's start before the first), on the page's clock.
+    last_drain_ms: f64,
+    /// How long the next drain waits before it asks for a frame ([`next_drain_delay_ms`]).
+    next_delay_ms: f64,
 }
 
 impl Drain {
+    /// Runs the next drain after the pace's delay ([`next_drain_delay_ms`]; none before the first), at
+    /// the next animation frame.
+    fn schedule(self) {
+        let delay_ms = self.next_delay_ms;
+        if delay_ms <= 0.0 {
+            return self.schedule_frame();
+        }
+        let delay = std::time::Duration::from_millis(delay_ms.ceil() as u64);
+        let slot = Rc::new(RefCell::new(Some(self)));
+        let on_timer = slot.clone();
+        let set = set_timeout_with_handle(
+            move || {
+                if let Some(drain) = on_timer.borrow_mut().take() {
+                    drain.schedule_frame();
+                }
+            },
+            delay,
+        );
+        if set.is_err() {
+            // No timer: draw at the next frame rather than never.
+            if let Some(drain) = slot.borrow_mut().take() {
+                drain.schedule_frame();
+            }
+        }
+    }
+
     /// Runs the next drain at the next animation frame or, in a hidden tab (where the browser stops
     /// animation frames), after [`HIDDEN_TAB_DRAIN_MS`], whichever comes first: a run finishes and is
     /// reported even while the user looks at another tab.
-    fn schedule(self) {
+    fn schedule_frame(self) {
         let slot = Rc::new(RefCell::new(Some(self)));
         let timer: Rc<std::cell::Cell<Option<TimeoutHandle>>> = Rc::default();
         let (on_frame, frame_clears) = (slot.clone(), timer.clone());
@@ -384,6 +419,9 @@ impl Drain {
         let mut feed = shared.borrow_mut();
         let new_reads = feed.take_pending();
         let ended = feed.trace.end.clone();
+        let now = now_ms();
+        self.next_delay_ms = next_drain_delay_ms(new_reads.len(), now - self.last_drain_ms);
+        self.last_drain_ms = now;
         if self.analyzer.is_none() && (feed.trace.headers_ms.is_some() || !new_reads.is_empty() || ended.is_some()) {
             self.analyzer = Some(Analyzer::new(feed.trace.header("content-type")));
         }
