@@ -2,9 +2,6 @@
 
 use streamscope_core::Verdict;
 
-/// Every verdict the page gives, in the order the help lists them.
-pub const VERDICTS: [Verdict; 4] = [Verdict::Streaming, Verdict::Buffered, Verdict::Collected, Verdict::Failed];
-
 /// The verdicts a target may end in.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Expect {
@@ -24,8 +21,8 @@ impl Expect {
         }
         let mut verdicts = Vec::new();
         for name in text.split(',').map(str::trim) {
-            let verdict = VERDICTS.into_iter().find(|v| v.as_str() == name).ok_or_else(|| {
-                let known: Vec<&str> = VERDICTS.iter().map(|v| v.as_str()).collect();
+            let verdict = Verdict::from_code(name).ok_or_else(|| {
+                let known: Vec<&str> = Verdict::ALL.iter().map(|v| v.as_str()).collect();
                 format!("not a verdict: {name:?} (one of {}, comma-separated, or not-failed)", known.join(", "))
             })?;
             if !verdicts.contains(&verdict) {

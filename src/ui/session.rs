@@ -283,9 +283,8 @@ impl Session {
             preview_budget: RAW_PREVIEW_TOTAL_BYTES,
             block_main_ms: if publish { block_main_ms() } else { 0.0 },
             last_drain_ms: now_ms(),
-            next_delay_ms: 0.0,
         };
-        drain.schedule();
+        drain.schedule_frame();
     }
 
     /// Cancels the campaign: the runs in flight end (their partial traces are kept and reported) and no
@@ -351,18 +350,12 @@ struct Drain {
     block_main_ms: f64,
     /// When the last drain ran (the run's start before the first), on the page's clock.
     last_drain_ms: f64,
-    /// How long the next drain waits before it asks for a frame ([`next_drain_delay_ms`]).
-    next_delay_ms: f64,
 }
 
 impl Drain {
-    /// Runs the next drain after the pace's delay ([`next_drain_delay_ms`]; none before the first), at
-    /// the next animation frame.
-    fn schedule(self) {
-        let delay_ms = self.next_delay_ms;
-        if delay_ms <= 0.0 {
-            return self.schedule_frame();
-        }
+    /// Runs the next drain `delay_ms` from now ([`next_drain_delay_ms`]), at the next animation frame
+    /// after it.
+    fn schedule_after(self, delay_ms: f64) {
         let delay = std::time::Duration::from_millis(delay_ms.ceil() as u64);
         let slot = Rc::new(RefCell::new(Some(self)));
         let on_timer = slot.clone();
@@ -406,21 +399,21 @@ impl Drain {
         if drain.session.local.try_with_value(|l| l.campaign_id) != Some(drain.campaign_id) {
             return;
         }
-        if drain.frame() {
-            drain.schedule();
+        if let Some(delay_ms) = drain.frame() {
+            drain.schedule_after(delay_ms);
         }
     }
 
     /// Feeds the reads that arrived since the last frame to the analyzer (each exactly once), publishes
-    /// what is new, and at the end builds the report from that same analysis. Returns whether the run is
-    /// still going.
-    fn frame(&mut self) -> bool {
+    /// what is new, and at the end builds the report from that same analysis. Returns how long to wait
+    /// before the next drain ([`next_drain_delay_ms`]) while the run is going, `None` once it ended.
+    fn frame(&mut self) -> Option<f64> {
         let shared = self.feed.clone();
         let mut feed = shared.borrow_mut();
         let new_reads = feed.take_pending();
         let ended = feed.trace.end.clone();
         let now = now_ms();
-        self.next_delay_ms = next_drain_delay_ms(new_reads.len(), now - self.last_drain_ms);
+        let next_delay_ms = next_drain_delay_ms(new_reads.len(), now - self.last_drain_ms);
         self.last_drain_ms = now;
         if self.analyzer.is_none() && (feed.trace.headers_ms.is_some() || !new_reads.is_empty() || ended.is_some()) {
             self.analyzer = Some(Analyzer::new(feed.trace.header("content-type")));
@@ -430,7 +423,7 @@ impl Drain {
                 let elapsed = feed.elapsed_ms();
                 self.session.live.update(|l| l.elapsed_ms = elapsed);
             }
-            return true;
+            return Some(next_delay_ms);
         };
         for read in &new_reads {
             analyzer.push(read.at_ms, &read.bytes);
@@ -463,7 +456,7 @@ impl Drain {
             feed.trace.push_read(read.at_ms, read.bytes);
         }
         if ended.is_none() {
-            return true;
+            return Some(next_delay_ms);
         }
         let trace = std::mem::take(&mut feed.trace);
         drop(feed);
@@ -475,7 +468,7 @@ impl Drain {
             LiveView::of_run(self.run_id, &trace, &analysis)
         };
         self.session.run_ended(RunRecord { side: self.tag.side, group: self.tag.group, report, live, trace }, self.publish);
-        false
+        None
     }
 
     fn maybe_block_main_thread(&mut self) {
