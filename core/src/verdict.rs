@@ -29,9 +29,10 @@
 //!     [`CADENCE_SERVER_SPREAD_SHARE_MAX`] (20%) of the period: an engine's own micro-batching, not the
 //!     path). Small bursts do not escape this rule: 3 tokens every 250 ms is a timer, not a hiccup;
 //!   - **buffer_sized_reads**: at least half of the content arrived in bursts and at least 2 reads were
-//!     of a standard buffer size (4/8/16/32/64 KiB) or at least 3 reads cut inside a line share one size
-//!     (a fixed-size buffer flushing: this catches buffering whose gaps are short, e.g. large events or a
-//!     fast model). Raw text has no events to count (each read is one), so there at least 3 reads of
+//!     of a standard buffer size (4/8/16/32/64 KiB) or at least 3 reads cut inside a line share one size,
+//!     and those reads are at least [`SIZED_READS_SHARE_MIN`] (a quarter) of the reads that carried
+//!     content (a fixed-size buffer flushing: this catches buffering whose gaps are short, e.g. large
+//!     events or a fast model; a few such reads among thousands are a fast stream's stalls). Raw text has no events to count (each read is one), so there at least 3 reads of
 //!     such a size, at least half of the content reads, with a median silence of at least
 //!     [`BURST_GAP_MIN_MS`] between content deliveries suffice;
 //! - `streaming` otherwise.
@@ -54,6 +55,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
+use crate::measure::delivery::{ReadSizes, BUFFER_SIZE_MIN_READS, COMMON_SIZE_MIN_READS};
 use crate::measure::DeliveryStats;
 use crate::wire::Framing;
 use crate::measure::Metrics;
@@ -140,6 +142,12 @@ pub const BURST_GAP_MIN_MS: f64 = 150.0;
 /// The median hold time the hold-times signal needs, in ms.
 pub const HOLD_P50_MIN_MS: f64 = 100.0;
 
+/// The share of the reads that carried content which reads of one size must make up for the
+/// buffer-size signal. A handful among thousands is what stalls of a fast stream produce (at 2,000
+/// events/s a 20 ms stall is a 4 KiB read, and a few reads over 1 KiB share a size within 1/64 by
+/// chance); a buffer that releases the content is most of the reads.
+pub const SIZED_READS_SHARE_MIN: f64 = 0.25;
+
 /// Content deliveries the release-cadence signal needs.
 pub const CADENCE_MIN_RELEASES: usize = 6;
 
@@ -213,8 +221,7 @@ pub fn buffered_signals(
         if delivery.hold_ms.is_some_and(|h| h.p50 >= HOLD_P50_MIN_MS) {
             out.push(BufferedSignal::HoldTimes);
         }
-        let sized = sizes.buffer_sized_reads >= 2 || sizes.common_reads >= 3;
-        if sized && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
+        if sized_reads_carry_the_content(metrics, sizes) && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
             out.push(BufferedSignal::BufferSizedReads);
         }
     }
@@ -222,6 +229,16 @@ pub fn buffered_signals(
         out.push(BufferedSignal::ReleaseCadence);
     }
     out
+}
+
+/// Whether reads of one size (a buffer size, or a shared size that cuts lines) are enough of the reads
+/// that carried content to say a fixed-size buffer released it: at least 2 of a buffer size or 3 of a
+/// shared size, and at least [`SIZED_READS_SHARE_MIN`] of the content reads.
+pub fn sized_reads_carry_the_content(metrics: &Metrics, sizes: &ReadSizes) -> bool {
+    let buffer = if sizes.buffer_sized_reads >= BUFFER_SIZE_MIN_READS { sizes.buffer_sized_reads } else { 0 };
+    let common = if sizes.common_reads >= COMMON_SIZE_MIN_READS { sizes.common_reads } else { 0 };
+    let sized = buffer.max(common);
+    sized > 0 && sized as f64 >= SIZED_READS_SHARE_MIN * metrics.content_reads as f64
 }
 
 /// Classifies a run from what was measured (never from the URL or a product name).
@@ -516,6 +533,69 @@ mod tests {
         assert_eq!(signals(&t), vec![BufferedSignal::ReleaseCadence]);
         // A 150 ms timer over 50 ms tokens is still a timer.
         assert_eq!(verdict(&ended(timer_relay(40, 50.0, 150.0, false))), Verdict::Buffered);
+    }
+
+    /// The stream `made` (one event text per entry, the time it arrives whole when read one by one), read
+    /// as one read per event except at the `cut_at` events: there the reads take the following events'
+    /// bytes up to `cut_bytes` each (cutting inside a line), arriving when the last byte was made.
+    fn read_with_cuts(made: &[(f64, String)], cut_at: &[(usize, usize)]) -> Vec<(f64, String)> {
+        let mut reads = Vec::new();
+        let (mut i, mut carry) = (0, String::new());
+        while i < made.len() {
+            if let Some(&(_, cut_bytes)) = cut_at.iter().find(|(at, _)| *at == i) {
+                let mut body = std::mem::take(&mut carry);
+                while body.len() < cut_bytes && i < made.len() {
+                    body.push_str(&made[i].1);
+                    i += 1;
+                }
+                carry = body.split_off(cut_bytes.min(body.len()));
+                reads.push((made[i - 1].0, body));
+            } else {
+                reads.push((made[i].0, std::mem::take(&mut carry) + &made[i].1));
+                i += 1;
+            }
+        }
+        reads
+    }
+
+    #[test]
+    fn a_fast_streams_stalls_are_not_a_buffer_even_when_a_few_reads_share_a_size() {
+        // 2,000 events a second: every 2 ms delivery holds 4 events (a "burst"), and a browser that
+        // stalls reads 4 KiB at once a few times and three reads of 1,500 bytes cut inside lines
+        // (measured: a bare fetch loop in a worker was called buffered this way, 2026-12-02).
+        let made: Vec<(f64, String)> = (0..4000).map(|i| (100.0 + 0.5 * i as f64, content("tok"))).collect();
+        let cuts = [(500, 4096), (900, 1500), (1500, 4096), (2000, 1500), (2500, 4096), (3100, 1500), (3500, 4096)];
+        let t = ended(read_with_cuts(&made, &cuts));
+        let a = analyze(&t);
+        let d = DeliveryStats::derive(&t, &a);
+        assert!(d.read_sizes.buffer_sized_reads >= 2 && d.read_sizes.common_reads >= 3, "{:?}", d.read_sizes);
+        assert!(d.burst_event_share.unwrap() > 0.9, "every 2 ms delivery is a burst at this rate");
+        assert_eq!(signals(&t), vec![]);
+        assert_eq!(verdict(&t), Verdict::Streaming);
+    }
+
+    #[test]
+    fn a_fast_model_behind_a_4_kib_buffer_is_buffered_by_its_read_sizes() {
+        // 400-byte events every 5 ms through a buffer flushing at 4 KiB: a read of 4,096 bytes about
+        // every 50 ms, too short a gap for the bursts signal; the read sizes say it.
+        let pad = "x".repeat(340);
+        let made: Vec<(f64, String)> = (0..200).map(|i| (300.0 + 5.0 * i as f64, content(&pad))).collect();
+        let stream: String = made.iter().map(|(_, e)| e.as_str()).collect();
+        let mut reads = Vec::new();
+        let (mut sent, mut end_of_event, mut i) = (0, 0, 0);
+        while sent < stream.len() {
+            let flush_to = (sent + 4096).min(stream.len());
+            while end_of_event < flush_to {
+                end_of_event += made[i].1.len();
+                i += 1;
+            }
+            reads.push((made[i - 1].0, stream[sent..flush_to].to_string()));
+            sent = flush_to;
+        }
+        let t = ended(reads);
+        assert!(DeliveryStats::derive(&t, &analyze(&t)).typical_gap_ms.unwrap() < BURST_GAP_MIN_MS);
+        assert_eq!(signals(&t), vec![BufferedSignal::BufferSizedReads]);
+        assert_eq!(verdict(&t), Verdict::Buffered);
     }
 
     #[test]
