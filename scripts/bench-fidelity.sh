@@ -8,7 +8,8 @@
 #   scripts/bench-fidelity.sh                 # every case (about 10 minutes on 2 cores)
 #   scripts/bench-fidelity.sh 20k@1 instant   # some cases: 1k@20 2k@5 5k@2 20k@1 20k@0.5 keepalive-4mb 100k@0.5 instant
 #
-# Issue 13 (--peers): the page, the raw-socket peer and curl (--trace-time) on the same streams at 20, 5,
+# Issue 13 (--peers): the page, a bare fetch loop in a worker of the same browser (the floor), the raw-socket
+# peer and curl (--trace-time) on the same streams at 20, 5,
 # 2, 1 and 0.5 ms per event, BENCH_REPEATS times each (default 5), then through nginx with buffering on:
 # TTFT page - peer, per-event arrival error against the lab's send time, events per read, bursts.
 #   scripts/bench-fidelity.sh --peers         # everything (about 20 minutes on 2 cores)

@@ -3,11 +3,13 @@
 //! a `longtask` observer registered before a run is started by clicking Run, the JS heap, and the
 //! raw-socket peer ([`streamscope_lab::peer`]) on the same stream.
 //!
-//! [`measured`] derives the same figures for the page and the peers from their reads (issue 13).
+//! [`bare_worker`] runs the same kind of loop in a dedicated worker and keeps its reads (the floor of the
+//! page's measuring worker); [`measured`] derives the same figures for the page and the peers from their reads (issue 13).
 //!
 //! Everything here reads the report tolerantly: fields the page may add (`measured_in`, per-read
 //! detail) are used when present and never required.
 
+pub mod bare_worker;
 pub mod measured;
 
 use std::time::Duration;
