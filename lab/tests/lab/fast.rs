@@ -3,6 +3,10 @@
 
 use crate::client::*;
 
+/// The two sub-ms senders run one at a time: each wakes once per event (0.5-1 ms), and side by side on
+/// 2 cores one's wake-ups would wait for the other's.
+static SUB_MS_SENDERS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// `(arrival_ms, server_ms)` of every content event, checking one event per chunk and a `server_ms` on
 /// every JSON event.
 fn content_stamps(response: &Response) -> Vec<(f64, f64)> {
@@ -29,8 +33,23 @@ fn percentile(values: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// How far after its deadline an event still left on time, in ms.
+const ON_TIME_MS: f64 = 0.2;
+
+/// Events that left within [`ON_TIME_MS`] of their deadline right after one that did too, from each
+/// event's lateness: what the scheduler does whenever it has the CPU. The send gaps of all events are not
+/// that: a sender more than a period behind (a VM whose vCPU the host takes away: 20-44% steal time
+/// measured here on 2026-12-02 while these tests failed 5 runs in 8) owes events and sends them back to
+/// back until it has caught up, by design (absolute deadlines: no drift), and a median gap then reads
+/// like a coarse timer. The tests ask for a tenth of the events (measured: 29-93% at 0.5 ms and
+/// 62-86% at 1 ms across runs with and without steal; a whole-ms timer at 0.5 ms has none).
+fn on_time_pairs(lateness_ms: &[f64]) -> usize {
+    lateness_ms.windows(2).filter(|w| w[0] < ON_TIME_MS && w[1] < ON_TIME_MS).count()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_ms_cadence_sends_about_one_event_per_ms_without_drift() {
+    let _one_at_a_time = SUB_MS_SENDERS.lock().await;
     let lab = start_lab(None).await;
     let response = get(lab, "/stream?tokens=5000&cadence_ms=1&first_ms=0&role_first=0").await;
     let stamps = content_stamps(&response);
@@ -48,9 +67,13 @@ async fn one_ms_cadence_sends_about_one_event_per_ms_without_drift() {
     assert!(median_late < 1.0, "median lateness {median_late} ms");
     let last_late = *lateness.last().unwrap();
     assert!(last_late < 100.0, "drifted: the last event was {last_late} ms late");
-    let server: Vec<f64> = stamps.iter().map(|(_, s)| *s).collect();
-    let gap = median(&gaps(&server));
-    assert!((0.8..1.2).contains(&gap), "median send gap {gap} ms");
+    let on_time = on_time_pairs(&lateness);
+    assert!(
+        on_time * 10 >= lateness.len(),
+        "only {on_time} of {} events left on time after an event that did (a sender that rarely gets the \
+         CPU; median lateness {median_late} ms)",
+        lateness.len()
+    );
     // 1,000 events per second really leave one by one: a reader that keeps up sees most of them in
     // reads of their own (a sender that batched per timer tick would not).
     let arrival: Vec<f64> = stamps.iter().map(|(at, _)| *at).collect();
@@ -66,14 +89,21 @@ async fn one_ms_cadence_sends_about_one_event_per_ms_without_drift() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_ms_cadence_is_accepted_and_kept() {
+    let _one_at_a_time = SUB_MS_SENDERS.lock().await;
     let lab = start_lab(None).await;
     let response = get(lab, "/stream?tokens=2000&cadence_ms=0.5&first_ms=0&role_first=0").await;
     let stamps = content_stamps(&response);
     assert_eq!(stamps.len(), 2000);
     let server: Vec<f64> = stamps.iter().map(|(_, s)| *s).collect();
-    // Whole-ms timer ticks would send pairs: gaps of 0 and 1 ms, median 0 or 1.
-    let gap = median(&gaps(&server));
-    assert!((0.3..0.7).contains(&gap), "median send gap {gap} ms");
+    let lateness: Vec<f64> = server.iter().enumerate().map(|(i, s)| s - 0.5 * i as f64).collect();
+    // Whole-ms timer ticks would send every other event half a period late: no two on time in a row.
+    let on_time = on_time_pairs(&lateness);
+    assert!(
+        on_time * 10 >= lateness.len(),
+        "only {on_time} of {} events left on time after an event that did (median send gap {} ms)",
+        lateness.len(),
+        median(&gaps(&server))
+    );
     let last_late = server.last().unwrap() - 999.5;
     assert!(
         (-0.05..100.0).contains(&last_late),
