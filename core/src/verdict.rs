@@ -32,9 +32,10 @@
 //!     of a standard buffer size (4/8/16/32/64 KiB) or at least 3 reads cut inside a line share one size,
 //!     and those reads are at least [`SIZED_READS_SHARE_MIN`] (a quarter) of the reads that carried
 //!     content (a fixed-size buffer flushing: this catches buffering whose gaps are short, e.g. large
-//!     events or a fast model; a few such reads among thousands are a fast stream's stalls). Raw text has no events to count (each read is one), so there at least 3 reads of
-//!     such a size, at least half of the content reads, with a median silence of at least
-//!     [`BURST_GAP_MIN_MS`] between content deliveries suffice;
+//!     events or a fast model; a few such reads among thousands are a fast stream's stalls). Raw text
+//!     has no events to count (each read is one), so there at least 3 reads of such a size, at least
+//!     half of the content reads, with a median silence of at least [`BURST_GAP_MIN_MS`] between content
+//!     deliveries suffice;
 //! - `streaming` otherwise.
 //!
 //! Why these thresholds: a healthy stream must never be called buffered. A browser that falls behind
@@ -221,7 +222,8 @@ pub fn buffered_signals(
         if delivery.hold_ms.is_some_and(|h| h.p50 >= HOLD_P50_MIN_MS) {
             out.push(BufferedSignal::HoldTimes);
         }
-        if sized_reads_carry_the_content(metrics, sizes) && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
+        let sized = sized_reads_carry_the_content(metrics, sizes);
+        if sized && share >= BURST_SHARE_MIN && !out.contains(&BufferedSignal::BufferSizedReads) {
             out.push(BufferedSignal::BufferSizedReads);
         }
     }

@@ -282,20 +282,24 @@ impl Goals {
 fn print_nginx(runs: &Runs) {
     println!("Through nginx with its default buffering (`proxy_buffering on`), `{NGINX_PARAMS}`:");
     println!();
-    println!("| repeat | reads page / peer / curl | bursts page / peer / curl | content events per burst: page | peer | curl | same bursts as the page: peer / curl | verdict page / peer / curl |");
-    println!("|---|---|---|---|---|---|---|---|");
-    let (page, peer, curl) = (runs.of(Who::Page), runs.of(Who::Peer), runs.of(Who::Curl));
-    for (r, ((a, b), c)) in page.iter().zip(&peer).zip(&curl).enumerate() {
-        let same = |m: &Measured| if m.burst_events == a.burst_events { "yes" } else { "**no**" };
+    println!("| repeat | reads page / worker / peer / curl | bursts page / worker / peer / curl | content events per burst: page | worker | peer | curl | same bursts as the page: worker / peer / curl | verdict page / worker / peer / curl |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let all: Vec<Vec<&Measured>> = WHO.iter().map(|&who| runs.of(who)).collect();
+    let repeats = all.iter().map(Vec::len).min().unwrap_or(0);
+    for r in 0..repeats {
+        let row: Vec<&Measured> = all.iter().map(|runs| runs[r]).collect();
+        let page = row[0];
+        let same = |m: &Measured| if m.burst_events == page.burst_events { "yes" } else { "**no**" };
         let sizes = |m: &Measured| m.burst_events.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
+        let each = |f: &dyn Fn(&Measured) -> String, sep: &str| row.iter().map(|m| f(m)).collect::<Vec<_>>().join(sep);
         println!(
-            "| {} | {} / {} / {} | {} / {} / {} | {} | {} | {} | {} / {} | {} / {} / {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             r + 1,
-            a.reads, b.reads, c.reads,
-            a.burst_events.len(), b.burst_events.len(), c.burst_events.len(),
-            sizes(a), sizes(b), sizes(c),
-            same(b), same(c),
-            a.verdict.as_str(), b.verdict.as_str(), c.verdict.as_str(),
+            each(&|m| m.reads.to_string(), " / "),
+            each(&|m| m.burst_events.len().to_string(), " / "),
+            each(&sizes, " | "),
+            row[1..].iter().map(|m| same(m)).collect::<Vec<_>>().join(" / "),
+            each(&|m| m.verdict.as_str().to_string(), " / "),
         );
     }
     println!();
