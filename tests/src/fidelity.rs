@@ -84,31 +84,40 @@ pub async fn bare_fetch(page: &Page, url: &str, limit: Duration) -> BareRun {
         .execute(BARE_LOOP_JS, vec![Value::from(url), Value::from(key.as_str())])
         .await
         .unwrap_or_else(|err| panic!("cannot start the bare fetch loop: {err}"));
+    let Some(result) = wait_for_result(page, "__ssBare", &key, limit).await else {
+        return BareRun { error: Some(format!("no result after {limit:?}")), ..BareRun::default() };
+    };
+    let f = |k: &str| result[k].as_f64();
+    BareRun {
+        headers_ms: f("headers_ms"),
+        ttfb_ms: f("ttfb_ms"),
+        ttft_ms: f("ttft_ms"),
+        total_ms: f("total_ms"),
+        reads: result["reads"].as_u64().unwrap_or(0) as usize,
+        content_per_read: result["content_per_read"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).map(|n| n as usize).collect())
+            .unwrap_or_default(),
+        error: result["error"].as_str().map(String::from),
+    }
+}
+
+/// Polls `window[slot][key]`, where a script started in the page leaves its result, every 250 ms until it
+/// is set; `None` after `limit`.
+async fn wait_for_result(page: &Page, slot: &str, key: &str, limit: Duration) -> Option<Value> {
     let started = Instant::now();
     loop {
         tokio::time::sleep(Duration::from_millis(250)).await;
         let result = page
             .client()
-            .execute("return (window.__ssBare || {})[arguments[0]] || null;", vec![Value::from(key.as_str())])
+            .execute("return (window[arguments[0]] || {})[arguments[1]] || null;", vec![Value::from(slot), Value::from(key)])
             .await
             .unwrap_or(Value::Null);
         if !result.is_null() {
-            let f = |k: &str| result[k].as_f64();
-            return BareRun {
-                headers_ms: f("headers_ms"),
-                ttfb_ms: f("ttfb_ms"),
-                ttft_ms: f("ttft_ms"),
-                total_ms: f("total_ms"),
-                reads: result["reads"].as_u64().unwrap_or(0) as usize,
-                content_per_read: result["content_per_read"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_u64).map(|n| n as usize).collect())
-                    .unwrap_or_default(),
-                error: result["error"].as_str().map(String::from),
-            };
+            return Some(result);
         }
         if started.elapsed() > limit {
-            return BareRun { error: Some(format!("no result after {limit:?}")), ..BareRun::default() };
+            return None;
         }
     }
 }

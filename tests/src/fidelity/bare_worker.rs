@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 use streamscope_core::trace::{ReadChunk, RequestSummary, Trace, TraceEnd};
-use tokio::time::Instant;
 
 use crate::page::Page;
 
@@ -59,26 +58,15 @@ return true;
 /// Runs the bare worker loop on `url` in the open page and returns its reads as the trace the page would
 /// have recorded, or why it could not (no result within `limit`, the script refused).
 pub async fn bare_worker_trace(page: &Page, url: &str, limit: Duration) -> Result<Trace, String> {
-    let key = format!("w{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    let key = format!("w{}", super::rand_key());
     page.client()
         .execute(BARE_WORKER_JS, vec![Value::from(url), Value::from(key.as_str())])
         .await
         .map_err(|err| format!("cannot start the bare worker loop: {err}"))?;
-    let started = Instant::now();
-    loop {
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        let result = page
-            .client()
-            .execute("return (window.__ssBareWorker || {})[arguments[0]] || null;", vec![Value::from(key.as_str())])
-            .await
-            .unwrap_or(Value::Null);
-        if !result.is_null() {
-            return Ok(trace_of(&result, url));
-        }
-        if started.elapsed() > limit {
-            return Err(format!("the bare worker loop gave no result within {limit:?}"));
-        }
-    }
+    let result = super::wait_for_result(page, "__ssBareWorker", &key, limit)
+        .await
+        .ok_or_else(|| format!("the bare worker loop gave no result within {limit:?}"))?;
+    Ok(trace_of(&result, url))
 }
 
 /// The worker's result as a trace (times from its `fetch()` call, like the page's).
