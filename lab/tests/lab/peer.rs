@@ -58,9 +58,12 @@ async fn curl_sees_the_same_stream_as_the_socket_peer() {
     assert_eq!((traced.status, traced.error.as_deref()), (200, None));
     assert_eq!(traced.content_events(), 200);
     assert_eq!(traced.events.len(), socket.events.len());
-    assert_eq!(traced.body_bytes, socket.body_bytes);
     let kept = |r: &PeerReport| r.body_reads.iter().map(|b| b.bytes.len()).sum::<usize>();
     assert_eq!((kept(&traced), kept(&socket)), (traced.body_bytes, socket.body_bytes));
+    // Two requests, so two ids, two creation times and two sets of send stamps (9.998 against 10.002): the
+    // rest of the body is byte for byte the same.
+    let body = |r: &PeerReport| unstamped(&r.body_reads.iter().flat_map(|b| b.bytes.iter().copied()).collect::<Vec<u8>>());
+    assert!(body(&traced) == body(&socket), "curl and the socket peer received different bodies");
     for report in [&socket, &traced] {
         let ttft = report.ttft_ms.unwrap();
         assert!((95.0..300.0).contains(&ttft), "ttft {ttft}");
@@ -69,4 +72,41 @@ async fn curl_sees_the_same_stream_as_the_socket_peer() {
     }
     let stamps = |r: &PeerReport| r.events.iter().map(|e| e.server_ms.is_some()).collect::<Vec<_>>();
     assert_eq!(stamps(&traced), stamps(&socket));
+}
+
+/// `body` with the value of every `"server_ms"`, `"created"` and `"id"` taken out: what differs between
+/// two requests for the same lab stream.
+fn unstamped(body: &[u8]) -> Vec<u8> {
+    const KEYS: [&[u8]; 3] = [b"\"server_ms\":", b"\"created\":", b"\"id\":"];
+    let mut out = Vec::with_capacity(body.len());
+    let mut at = 0;
+    while at < body.len() {
+        let Some(key) = KEYS.iter().find(|k| body[at..].starts_with(k)) else {
+            out.push(body[at]);
+            at += 1;
+            continue;
+        };
+        out.extend_from_slice(key);
+        at += key.len();
+        at += scalar_len(&body[at..]);
+    }
+    out
+}
+
+/// The length of the JSON number or string (without escapes) at the start of `rest`.
+fn scalar_len(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(b'"') => rest[1..].iter().position(|&b| b == b'"').map_or(rest.len(), |end| end + 2),
+        _ => rest.iter().take_while(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-')).count(),
+    }
+}
+
+#[test]
+fn unstamped_takes_out_the_values_that_differ_between_requests_only() {
+    let a = br#"data: {"id":"lab-9","x":1,"server_ms":9.998}\n\ndata: {"server_ms":100.250,"created":17,"y":"server_ms"}\n\n"#;
+    let b = br#"data: {"id":"lab-10","x":1,"server_ms":10.002}\n\ndata: {"server_ms":99.1,"created":18,"y":"server_ms"}\n\n"#;
+    assert_eq!(unstamped(a), unstamped(b));
+    let expected = br#"data: {"id":,"x":1,"server_ms":}\n\ndata: {"server_ms":,"created":,"y":"server_ms"}\n\n"#;
+    assert_eq!(unstamped(a), expected.to_vec());
+    assert_ne!(unstamped(a), unstamped(br#"data: {"id":"lab-9","x":2,"server_ms":9.998}\n\n"#));
 }
