@@ -12,7 +12,7 @@
 use streamscope_core::measure::delivery::hold_times_ms;
 use streamscope_core::stats::{median, Percentiles};
 use streamscope_core::trace::{ReadChunk, RequestSummary, Trace, TraceEnd};
-use streamscope_core::{analyze, Export, Report, Verdict};
+use streamscope_core::{analyze, Analysis, Export, Report, Verdict};
 use streamscope_lab::peer::PeerReport;
 
 /// One measurer's view of one run.
@@ -35,6 +35,31 @@ pub struct Measured {
     pub burst_start_ms: Vec<f64>,
     /// The verdict the page's rules give these reads.
     pub verdict: Verdict,
+    /// Sends: the first stamped content event and every one the lab stamped at least [`SENT_APART_MS`]
+    /// after the one before. A reader that never merges what was sent apart needs at least this many
+    /// reads; a late sender catching up sends its next events together and lowers it (0 without stamps).
+    pub sent_apart: usize,
+    /// Of those sends after the first, how many arrived in the same read as the event before: the reads
+    /// this measurer merged.
+    pub merged_apart: usize,
+}
+
+/// Two content events stamped at least this far apart left the lab separately (on time at 1 ms per event
+/// they are 1 ms apart; a sender catching up after a late wake-up sends within microseconds).
+pub const SENT_APART_MS: f64 = 0.5;
+
+/// `(sent_apart, merged_apart)` of [`Measured`].
+fn sends(analysis: &Analysis) -> (usize, usize) {
+    let stamped: Vec<(f64, usize)> = analysis
+        .content_events()
+        .filter_map(|e| Some((e.server_ms.filter(|s| s.is_finite())?, e.read_index)))
+        .collect();
+    if stamped.is_empty() {
+        return (0, 0);
+    }
+    let apart = stamped.windows(2).filter(|w| w[1].0 - w[0].0 >= SENT_APART_MS);
+    let (later_sends, merged) = apart.fold((0, 0), |(n, m), w| (n + 1, m + usize::from(w[1].1 == w[0].1)));
+    (1 + later_sends, merged)
 }
 
 impl Measured {
@@ -42,6 +67,7 @@ impl Measured {
     pub fn of(trace: &Trace) -> Measured {
         let analysis = analyze(trace);
         let report = Report::from_analysis(trace, &analysis);
+        let (sent_apart, merged_apart) = sends(&analysis);
         Measured {
             ttft_ms: report.ttft_ms,
             reads: report.reads,
@@ -51,6 +77,8 @@ impl Measured {
             burst_events: report.delivery.bursts.iter().map(|b| b.events).collect(),
             burst_start_ms: report.delivery.bursts.iter().map(|b| b.start_ms).collect(),
             verdict: report.verdict,
+            sent_apart,
+            merged_apart,
         }
     }
 
@@ -169,6 +197,26 @@ mod tests {
         assert!(close(p.p50, 0.375) && close(p.p99, 2.9), "{p:?}");
         assert_eq!((near.ttft_ms, near.reads, near.content_events), (Some(107.25), 5, 6));
         assert_eq!(near.events_per_read_p50, Some(1.0));
+        // Sent at 100, 120, 140, 160, 180 and 179: the last left with the fifth, so five sends, none merged.
+        assert_eq!((near.sent_apart, near.merged_apart), (5, 0));
+    }
+
+    #[test]
+    fn sends_count_what_left_apart_and_the_reads_that_merged_them() {
+        let mut merged = report(7.0);
+        // The read of the event sent at 140 also carries the one sent at 160 (sent apart, read together),
+        // and the event sent at 180 is followed by one sent 0.2 ms later in the same read (sent together).
+        let fourth = merged.body_reads.remove(3);
+        merged.body_reads[2].bytes.extend_from_slice(&fourth.bytes);
+        merged.body_reads[3].bytes = format!("{}{}data: [DONE]\n\n", event("w", 180.0), event("x", 180.2)).into_bytes();
+        let m = Measured::of(&peer_trace(&merged, "http://lab/"));
+        assert_eq!((m.reads, m.content_events), (4, 6));
+        assert_eq!((m.sent_apart, m.merged_apart), (5, 1));
+        let unstamped = PeerReport {
+            body_reads: vec![BodyRead { at_ms: 5.0, bytes: b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w\"}}]}\n\n".to_vec() }],
+            ..report(0.0)
+        };
+        assert_eq!(Measured::of(&peer_trace(&unstamped, "http://lab/")).sent_apart, 0);
     }
 
     #[test]
