@@ -29,6 +29,7 @@ pub mod config;
 pub mod dialect;
 pub mod findings;
 pub mod i18n;
+pub mod json_in;
 pub mod measure;
 pub mod prefix;
 pub mod report;

@@ -18,6 +18,7 @@ use super::Report;
 use crate::config::PageConfig;
 use crate::i18n::keys::ImportKey as K;
 use crate::i18n::{Lang, Text};
+use crate::json_in;
 use crate::trace::Trace;
 
 /// Format version of [`Export`].
@@ -98,7 +99,7 @@ fn read(text: &str) -> Result<Imported, Text> {
         if version.as_u64() != Some(EXPORT_VERSION as u64) {
             return Err(Text::msg(K::Version).with("version", version.to_string()).count("ours", EXPORT_VERSION as usize));
         }
-        let mut export = serde_json::from_str::<Export>(text).map_err(|e| Text::msg(K::Damaged).with("error", e.to_string()))?;
+        let mut export = json_in::from_str::<Export>(text).map_err(|e| Text::msg(K::Damaged).with("error", e.to_string()))?;
         if export.runs.is_empty() {
             // Its report could say anything: with no trace there is nothing to recompute it from.
             return Err(Text::msg(K::NoRuns));
@@ -106,7 +107,7 @@ fn read(text: &str) -> Result<Imported, Text> {
         check_runs(&mut export.runs).map_err(|e| Text::msg(K::DamagedAt).with("problem", e))?;
         return Ok(Imported::Export(Box::new(export)));
     }
-    serde_json::from_str::<CampaignReport>(text)
+    json_in::from_str::<CampaignReport>(text)
         .map(|r| Imported::ReportOnly(Box::new(r)))
         .map_err(|_| Text::msg(K::NotOurs))
 }

@@ -137,7 +137,7 @@ impl Report {
 
     /// Reads a report back from JSON.
     pub fn from_json(json: &str) -> Result<Report, serde_json::Error> {
-        serde_json::from_str(json)
+        crate::json_in::from_str(json)
     }
 
     /// Whether a finding with this code is present.

@@ -1,7 +1,7 @@
 //! Reading reports back (an import, a test): a [`CampaignReport`] or a [`Report`] is first read into one
 //! `serde_json::Value` and written back as JSON text (a report is small: no traces), and every report
-//! type is then read from that text, with the same `serde_json` reader as the traces of an export and the
-//! worker's messages, so each type's reading code exists once in the page's wasm.
+//! type is then read from that text, with the same reader ([`crate::json_in`]) as the traces of an export
+//! and the worker's messages, so each type's reading code exists once in the page's wasm.
 //!
 //! Why not the derives: an untagged enum and a flattened field make serde buffer the input in its private
 //! `Content` type and read every type again from that buffer, which put more copies of all the report
@@ -15,6 +15,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::campaign::CampaignReport;
+use crate::json_in::{self, Objects};
 use super::Report;
 
 impl Serialize for Report {
@@ -46,19 +47,19 @@ fn text_of<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 fn report(text: &str) -> Result<Report, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let mut report = Report::deserialize(&mut de)?;
+    let mut report = Report::deserialize(Objects(&mut de))?;
     de.end()?;
-    report.metrics = serde_json::from_str(text)?;
+    report.metrics = json_in::from_str(text)?;
     Ok(report)
 }
 
 fn campaign(text: &str) -> Option<CampaignReport> {
     use CampaignReport as C;
-    serde_json::from_str(text)
+    json_in::from_str(text)
         .map(|r| C::Compare(Box::new(r)))
-        .or_else(|_| serde_json::from_str(text).map(|r| C::Sweep(Box::new(r))))
-        .or_else(|_| serde_json::from_str(text).map(|r| C::Hops(Box::new(r))))
-        .or_else(|_| serde_json::from_str(text).map(|r| C::Repeat(Box::new(r))))
+        .or_else(|_| json_in::from_str(text).map(|r| C::Sweep(Box::new(r))))
+        .or_else(|_| json_in::from_str(text).map(|r| C::Hops(Box::new(r))))
+        .or_else(|_| json_in::from_str(text).map(|r| C::Repeat(Box::new(r))))
         .or_else(|_| report(text).map(|r| C::Single(Box::new(r))))
         .ok()
 }

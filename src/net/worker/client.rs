@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Float64Array, Function, Promise, Uint8Array};
+use streamscope_core::json_in;
 use streamscope_core::trace::{MeasuredIn, ReadChunk, TraceEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -177,7 +178,7 @@ fn on_message(data: &JsValue) {
             feed.started(t0_page_ms, protocol::get_f64(data, "unix_ms"));
         }
         Some(protocol::HEADERS) => {
-            let headers = protocol::get_str(data, "headers").and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default();
+            let headers = protocol::get_str(data, "headers").and_then(|h| json_in::from_str(&h).ok()).unwrap_or_default();
             feed.headers(protocol::get_f64(data, "at_ms"), protocol::get_f64(data, "status").map(|s| s as u16), headers);
         }
         Some(protocol::READS) => {
@@ -192,13 +193,13 @@ fn on_message(data: &JsValue) {
         }
         Some(protocol::END) => {
             let json = |key: &str| protocol::get_str(data, key).unwrap_or_default();
-            let end = serde_json::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
+            let end = json_in::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
                 at_ms: 0.0,
                 message: format!("the measuring worker sent an unreadable end: {e}"),
                 during_body: true,
             });
-            let connection = serde_json::from_str(&json("connection")).unwrap_or_default();
-            feed.ended(end, connection, serde_json::from_str(&json("probes")).unwrap_or_default());
+            let connection = json_in::from_str(&json("connection")).unwrap_or_default();
+            feed.ended(end, connection, json_in::from_str(&json("probes")).unwrap_or_default());
             drop(feed);
             drop(runs);
             if let Some(slot) = c.runs.borrow_mut().remove(&run) {

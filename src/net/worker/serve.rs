@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Uint8Array};
+use streamscope_core::json_in;
 use streamscope_core::trace::TraceEnd;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -92,7 +93,7 @@ async fn run_in_worker(run: u32, spec_json: String, runs: Rc<RefCell<HashMap<u32
         let end = TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false };
         post_end(run, &end, &JsValue::NULL, &JsValue::NULL);
     };
-    let spec: RunSpec = match serde_json::from_str(&spec_json) {
+    let spec: RunSpec = match json_in::from_str(&spec_json) {
         Ok(spec) => spec,
         Err(e) => return end_now(format!("the measuring worker could not read the request: {e}")),
     };
