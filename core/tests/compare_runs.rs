@@ -151,6 +151,32 @@ fn campaign_report_has_the_contract_shape_for_each_case() {
 }
 
 #[test]
+fn a_sweep_and_a_ladder_read_back_as_themselves() {
+    use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
+    use streamscope_core::report::export::{import, Imported};
+    use streamscope_core::report::hops::HopsSetup;
+    use streamscope_core::report::sweep::SweepSetup;
+
+    let tag = |group: u32| RunTag { side: Side::A, group };
+    let slow = |ms: f64| run(ms, 20.0, 5, 0);
+    let sweep = CampaignReport::of(
+        vec![(tag(0), slow(300.0)), (tag(0), slow(310.0)), (tag(1), slow(305.0)), (tag(1), slow(900.0)), (tag(2), slow(1500.0)), (tag(2), slow(1600.0))],
+        &Layout::Sweep(SweepSetup { levels: vec![1, 2, 4], per_level: 2 }),
+    );
+    let ladder = CampaignReport::of(
+        vec![(tag(0), slow(300.0)), (tag(1), slow(320.0)), (tag(2), failed_run())],
+        &Layout::Hops(HopsSetup { urls: vec!["http://a/".into(), "http://b/".into(), "http://c/".into()], labels: vec!["a".into(), "b".into(), "c".into()] }),
+    );
+    assert!(matches!(sweep, CampaignReport::Sweep(_)) && matches!(ladder, CampaignReport::Hops(_)));
+    for report in [sweep, ladder] {
+        match import(&report.to_json_pretty()) {
+            Ok(Imported::ReportOnly(back)) => assert_eq!(*back, report),
+            other => panic!("expected a bare report, got {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn export_round_trips_and_import_explains_bad_input() {
     use streamscope_core::report::campaign::CampaignReport;
     use streamscope_core::report::export::{import, Export, ExportedRun, Imported, EXPORT_VERSION};
