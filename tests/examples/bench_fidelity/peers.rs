@@ -12,7 +12,8 @@
 //! All four are derived alike ([`streamscope_e2e::fidelity::measured`]): TTFT (page from `fetch()`,
 //! peers from `connect`), reads, median content events per read, the page's verdict rules, and the
 //! per-event arrival error against the lab's `server_ms` with the clock offset removed (pooled over the
-//! repeats: p50, p99). Then the nginx case: a 21 KiB stream through nginx with its default buffering,
+//! repeats: p50, p99), and the share of the lab's sends (events stamped apart) each one got merged into
+//! the read before. Then the nginx case: a 21 KiB stream through nginx with its default buffering,
 //! where all three must see the same bursts. One warm-up run of each measurer comes first (the first
 //! run in a fresh browser pays for a cold worker). Prints markdown; one JSON line per run on stderr.
 //!
@@ -64,32 +65,17 @@ impl Who {
     }
 }
 
-/// Every run of one stream, per measurer.
+/// Every run of one stream, per measurer (in [`WHO`]'s order).
 #[derive(Default)]
-struct Runs {
-    page: Vec<Measured>,
-    worker: Vec<Measured>,
-    peer: Vec<Measured>,
-    curl: Vec<Measured>,
-}
+struct Runs([Vec<Measured>; WHO.len()]);
 
 impl Runs {
     fn push(&mut self, who: Who, measured: Measured) {
-        match who {
-            Who::Page => self.page.push(measured),
-            Who::Worker => self.worker.push(measured),
-            Who::Peer => self.peer.push(measured),
-            Who::Curl => self.curl.push(measured),
-        }
+        self.0[who as usize].push(measured);
     }
 
     fn of(&self, who: Who) -> Vec<&Measured> {
-        match who {
-            Who::Page => self.page.iter().collect(),
-            Who::Worker => self.worker.iter().collect(),
-            Who::Peer => self.peer.iter().collect(),
-            Who::Curl => self.curl.iter().collect(),
-        }
+        self.0[who as usize].iter().collect()
     }
 }
 
@@ -144,6 +130,7 @@ async fn repeat(page: &Page, url: &str, repeats: usize, label: &str) -> Runs {
                 json!({
                     "case": label, "repeat": r + 1, "who": who.name(), "ttft_ms": measured.ttft_ms,
                     "reads": measured.reads, "content_events": measured.content_events,
+                    "sent_apart": measured.sent_apart, "merged_apart": measured.merged_apart,
                     "events_per_read_p50": measured.events_per_read_p50,
                     "arrival_p50_ms": measured.arrival().map(|p| p.p50), "arrival_p99_ms": measured.arrival().map(|p| p.p99),
                     "arrival_max_ms": measured.arrival().map(|p| p.max),
@@ -200,6 +187,10 @@ fn n(v: Option<f64>) -> String {
     v.map_or("–".into(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
 }
 
+fn pct(share: Option<f64>) -> String {
+    share.map_or("–".into(), |s| format!("{:.1}", 100.0 * s))
+}
+
 fn verdicts(p: &Pooled) -> String {
     p.verdicts.iter().map(|(v, k)| format!("{} ×{k}", v.as_str())).collect::<Vec<_>>().join(", ")
 }
@@ -209,8 +200,8 @@ fn max(values: &[f64]) -> Option<f64> {
 }
 
 fn print_rates(results: &[(f64, u32, Runs)]) {
-    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | verdicts page / worker / peer / curl |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | sends merged into the read before (median %) page / worker / peer / curl | verdicts page / worker / peer / curl |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut goals = Goals::default();
     for (ms, tokens, runs) in results {
         let page = runs.of(Who::Page);
@@ -220,12 +211,13 @@ fn print_rates(results: &[(f64, u32, Runs)]) {
         let arrival = |p: &Pooled| format!("{} / {}", f2(p.arrival.map(|a| a.p50)), f2(p.arrival.map(|a| a.p99)));
         let all = |f: &dyn Fn(&Pooled) -> String, sep: &str| pooled.iter().map(f).collect::<Vec<_>>().join(sep);
         println!(
-            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} |",
+            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} | {} |",
             1000.0 / ms,
             f1(median(&vs_peer)), f1(max(&vs_peer)), f1(median(&vs(Who::Worker))), f1(median(&vs(Who::Curl))),
             all(&arrival, " | "),
             all(&|p| n(p.events_per_read_p50), " / "),
             all(&|p| n(p.reads), " / "),
+            all(&|p| pct(p.merged_share), " / "),
             all(&verdicts, " / "),
         );
         goals.add(*ms, median(&vs_peer), &pooled[0], &pooled[1]);

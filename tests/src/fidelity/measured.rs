@@ -82,6 +82,12 @@ impl Measured {
         }
     }
 
+    /// The share of the sends after the first that this measurer merged into the read before (0 to 1),
+    /// `None` with fewer than 2 sends.
+    pub fn merged_share(&self) -> Option<f64> {
+        (self.sent_apart >= 2).then(|| self.merged_apart as f64 / (self.sent_apart - 1) as f64)
+    }
+
     /// The arrival errors' summary (p50, p99, …), `None` without any.
     pub fn arrival(&self) -> Option<Percentiles> {
         Percentiles::of(&self.arrival_errors_ms)
@@ -126,6 +132,8 @@ pub struct Pooled {
     pub events_per_read_p50: Option<f64>,
     /// Median over the runs of their reads.
     pub reads: Option<f64>,
+    /// Median over the runs of [`Measured::merged_share`].
+    pub merged_share: Option<f64>,
     /// Each verdict with how many runs had it, in first-seen order.
     pub verdicts: Vec<(Verdict, usize)>,
 }
@@ -136,6 +144,7 @@ impl Pooled {
         let errors: Vec<f64> = runs.iter().flat_map(|m| m.arrival_errors_ms.iter().copied()).collect();
         let per_read: Vec<f64> = runs.iter().filter_map(|m| m.events_per_read_p50).collect();
         let reads: Vec<f64> = runs.iter().map(|m| m.reads as f64).collect();
+        let merged: Vec<f64> = runs.iter().filter_map(|m| m.merged_share()).collect();
         let mut verdicts: Vec<(Verdict, usize)> = Vec::new();
         for m in runs {
             match verdicts.iter_mut().find(|(v, _)| *v == m.verdict) {
@@ -143,7 +152,13 @@ impl Pooled {
                 None => verdicts.push((m.verdict, 1)),
             }
         }
-        Pooled { arrival: Percentiles::of(&errors), events_per_read_p50: median(&per_read), reads: median(&reads), verdicts }
+        Pooled {
+            arrival: Percentiles::of(&errors),
+            events_per_read_p50: median(&per_read),
+            reads: median(&reads),
+            merged_share: median(&merged),
+            verdicts,
+        }
     }
 }
 
@@ -212,6 +227,7 @@ mod tests {
         let m = Measured::of(&peer_trace(&merged, "http://lab/"));
         assert_eq!((m.reads, m.content_events), (4, 6));
         assert_eq!((m.sent_apart, m.merged_apart), (5, 1));
+        assert_eq!(m.merged_share(), Some(0.25));
         let unstamped = PeerReport {
             body_reads: vec![BodyRead { at_ms: 5.0, bytes: b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w\"}}]}\n\n".to_vec() }],
             ..report(0.0)
@@ -232,6 +248,7 @@ mod tests {
         assert_eq!(pooled.arrival.unwrap().max, 3.0);
         assert!(close(pooled.arrival.unwrap().p50, 0.5), "{pooled:?}");
         assert_eq!(pooled.events_per_read_p50, Some(1.0));
+        assert_eq!(pooled.merged_share, Some(0.0));
         assert_eq!(pooled.verdicts, vec![(a.verdict, 2), (Verdict::Buffered, 1)]);
         let diffs = ttft_differences_ms(&[&a, &b], &[&b, &a]);
         assert!(close(diffs[0], 7.25) && close(diffs[1], -7.25), "{diffs:?}");
