@@ -11,13 +11,14 @@ use std::process::Command;
 /// The budget for the gzipped wasm: 200 KB. NOT met yet: see [`RATCHET_WASM_GZIP_BYTES`].
 const BUDGET_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped wasm as measured (480,940 B on 2026-12-02: main with every word
-/// of the page in the English and Chinese catalogues, and structs read from JSON objects only, without
-/// serde_json's array-shaped copy of every reader), rounded up to the next 5 KB. The catalogues of findings
+/// A ratchet, not the budget: the gzipped wasm as measured (479,633 B on 2026-12-02: main with every word
+/// of the page in the English and Chinese catalogues, structs read from JSON objects only, without
+/// serde_json's array-shaped copy of every reader, and one writer per report shape), rounded up to the
+/// next 5 KB. The catalogues of findings
 /// and report sentences cost 22.6 KB gzipped, the page's own labels 7.3 KB more (BENCHMARKS.md, "Size").
 /// The budget is 200 KB ([`BUDGET_WASM_GZIP_BYTES`]) and is not yet met. Lower this constant
 /// whenever the wasm shrinks; never raise it to let a change in.
-const RATCHET_WASM_GZIP_BYTES: u64 = 485_000;
+const RATCHET_WASM_GZIP_BYTES: u64 = 480_000;
 
 #[test]
 fn the_gzipped_wasm_stays_within_the_ratchet() {

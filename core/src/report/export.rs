@@ -149,25 +149,26 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-/// `#report-json`'s object: the report, then the language of its texts, then the import marker.
-#[derive(Serialize)]
-struct ReportJson<'a> {
-    #[serde(flatten)]
-    report: &'a CampaignReport,
-    lang: Lang,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    imported: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    imported_from: Option<ImportSource>,
-}
-
 /// The JSON text `#report-json` shows for `report`: its texts said in `lang`, with `lang` at the top level
 /// (a bare imported report keeps the words of its file, which cannot be said again); for an import,
 /// `imported: true` and `imported_from` too.
+///
+/// The fields after the report's are written into the report's own pretty JSON, before its closing brace,
+/// rather than through a struct that flattens the report: that compiled a second writer for every report
+/// shape (BENCHMARKS.md, "Size").
 pub fn report_json_text(report: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
-    let report = report.localize(lang);
-    let json = ReportJson { report: &report, lang, imported: imported_from.map(|_| true), imported_from };
-    serde_json::to_string_pretty(&json).unwrap_or_else(|_| report.to_json_pretty())
+    let mut text = report.localize(lang).to_json_pretty();
+    let Some(close) = text.rfind('}') else { return text };
+    text.truncate(close);
+    text.truncate(text.trim_end().len());
+    let mut field = |key: &str, value: String| text.push_str(&format!(",\n  \"{key}\": {value}"));
+    field("lang", serde_json::to_string_pretty(&lang).unwrap_or_default());
+    if let Some(source) = imported_from {
+        field("imported", "true".into());
+        field("imported_from", serde_json::to_string_pretty(&source).unwrap_or_default());
+    }
+    text.push_str("\n}");
+    text
 }
 
 /// The `streamscope_export` value of a JSON object (`Some` whenever the key is there, `null` included);
@@ -252,5 +253,11 @@ mod import_tests {
         let marked: serde_json::Value = serde_json::from_str(&report_json_text(&report, Some(ImportSource::Traces), Lang::En)).unwrap();
         assert_eq!((marked["imported"].as_bool(), marked["imported_from"].as_str()), (Some(true), Some("traces")));
         assert_eq!(marked["verdict"], plain["verdict"]);
+        // The report's own fields, then the language: the same object as the report with `lang` added.
+        let mut expected = serde_json::to_value(&report).unwrap();
+        expected["lang"] = "en".into();
+        assert_eq!(plain, expected);
+        let text = report_json_text(&report, None, Lang::ZhCn);
+        assert!(text.ends_with(",\n  \"lang\": \"zh-CN\"\n}"), "{text}");
     }
 }

@@ -109,9 +109,10 @@ async fn run_in_worker(run: u32, spec_json: String, runs: Rc<RefCell<HashMap<u32
     post_end(run, &outcome.end, &json(&outcome.connection), &json(&outcome.probes));
 }
 
-/// A value as JSON text (`null` if it cannot be written).
+/// A value as JSON text (`null` if it cannot be written); pretty, as exports write the same types, so each
+/// type's writer is compiled once.
 fn json<T: serde::Serialize>(value: &T) -> JsValue {
-    JsValue::from_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
+    JsValue::from_str(&serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".into()))
 }
 
 fn post_end(run: u32, end: &TraceEnd, connection: &JsValue, probes: &JsValue) {
