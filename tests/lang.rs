@@ -132,3 +132,28 @@ async fn a_link_s_language_wins_over_an_english_browser() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_browser_reads_a_finding_s_fix_in_chinese() {
+    with_page_in_locale("zh-CN", |page: Page| async move {
+        // A collect-then-return backend: the whole answer at the end, a finding with a fix.
+        let zh = page.run_page(&page.stream_query(&format!("{STREAM}&mode=collect"), "")).await;
+        assert_eq!(zh["verdict"], "collected", "{zh:#}");
+        let collected = zh["findings"]
+            .as_array()
+            .and_then(|all| all.iter().find(|f| f["code"] == "collected"))
+            .unwrap_or_else(|| panic!("a collected finding: {zh:#}"));
+        for field in ["title", "detail", "fix"] {
+            let words = collected[field].as_str().unwrap_or_default();
+            assert!(has_chinese(words), "#report-json's {field} in Chinese: {words:?}");
+        }
+        let shown = page.testid_text("finding-collected").await.unwrap_or_default();
+        let fix = collected["fix"].as_str().unwrap_or_default();
+        assert!(shown.contains("处理办法") && shown.contains(fix), "the page shows the Chinese fix: {shown}");
+        let markdown = page.testid_prop("markdown", "value").await.unwrap_or_default();
+        // Markdown escapes its punctuation (`proxy\_buffering`): compare the fix's words before the first colon.
+        let lead = fix.split('：').next().unwrap_or_default();
+        assert!(markdown.contains(&format!("处理办法：{lead}")), "the Markdown carries the same fix: {markdown}");
+    })
+    .await;
+}

@@ -78,6 +78,11 @@ async fn a_server_with_three_slots_has_its_knee_at_8() {
         assert!(summary.starts_with("The server starts queueing at 8 streams at once"), "{summary}");
         assert_eq!(page.testid_text("sweep-knee").await.as_deref(), Some("8"));
         assert_eq!(page.testid_attr("sweep-chart-ttft", "role").await.as_deref(), Some("img"));
+        // Both charts draw a point per level and series (TTFT p50 and p95; TPOT p50), the knee marked once.
+        assert_eq!(chart_points(&page, "sweep-chart-ttft", "s-p50").await, 4);
+        assert_eq!(chart_points(&page, "sweep-chart-ttft", "s-p95").await, 4);
+        assert_eq!(chart_points(&page, "sweep-chart-tpot", "s-tpot").await, 4);
+        assert_eq!(chart_points(&page, "sweep-chart-tpot", "knee-mark").await, 1);
     })
     .await;
 }
@@ -112,4 +117,12 @@ async fn a_sweep_of_more_than_500_runs_is_refused_before_anything_is_sent() {
         assert!(reason.contains("508 runs") && reason.contains("at most 500"), "{reason}");
     })
     .await;
+}
+
+/// How many elements of class `class` the chart with this test id draws (its points, or its knee mark).
+async fn chart_points(page: &Page, testid: &str, class: &str) -> u64 {
+    let script = "const c = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                  return c ? c.querySelectorAll(`circle.${arguments[1]}, line.${arguments[1]}`).length : -1;";
+    let found = page.client().execute(script, vec![Value::from(testid), Value::from(class)]).await;
+    found.ok().and_then(|v| v.as_u64()).unwrap_or(0)
 }
