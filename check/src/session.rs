@@ -105,17 +105,19 @@ async fn drive(client: &Client, plan: &SessionPlan, target: &Target, deadline: I
 
 /// Waits until the app has mounted (`#report-json` carries a `data-state`).
 async fn wait_for_mount(client: &Client, plan: &SessionPlan, deadline: Instant) -> Result<(), String> {
-    let limit = (Instant::now() + MOUNT_LIMIT).min(deadline);
+    let started = Instant::now();
+    let limit = (started + MOUNT_LIMIT).min(deadline);
     loop {
         if report_element(client).await.0.is_some() {
             return Ok(());
         }
         if Instant::now() >= limit {
+            // The wait actually made: MOUNT_LIMIT, or less when --timeout-s ends first.
             return Err(format!(
-                "the page at {} did not start: no #report-json after {} s (is it the streamscope page, built with \
+                "the page at {} did not start: no #report-json after {:.0} s (is it the streamscope page, built with \
                  trunk build --release?)",
                 plan.page,
-                MOUNT_LIMIT.as_secs()
+                (limit - started).as_secs_f64()
             ));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -119,6 +119,37 @@ async fn a_first_token_at_300_ms_fails_a_100_ms_limit_once_and_as_the_median_of_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_every_20_ms_fails_a_5_ms_tpot_limit_alone() {
+    with_lab(|lab| async move {
+        let url = lab_stream(lab, SMALL);
+        let ran = check(&args(&["--url", &url, "--expect", "streaming", "--max-ttft-ms", "2000", "--max-tpot-ms", "5"])).await;
+        assert_eq!(ran.exit, Exit::Fail);
+        let line = ran.stdout.trim();
+        assert!(line.starts_with("FAIL http://") && line.contains(": streaming, TTFT "), "{line}");
+        assert!(line.ends_with("TPOT 20.0 ms > 5.0 ms (--max-tpot-ms)") && !line.contains("(--max-ttft-ms)"), "only TPOT fails: {line}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_does_not_load_or_is_not_streamscope_is_exit_2() {
+    with_lab(|lab| async move {
+        let url = lab_stream(lab, SMALL);
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        // Nothing listens on the first; the second answers, but with a stream, not the page.
+        for page in [format!("http://127.0.0.1:{closed}/"), lab_stream(lab, "tokens=2")] {
+            let rest = ["--page", &page, "--timeout-s", "10", "--url", &url, "--expect", "streaming"];
+            let ran = check(&rest.map(String::from)).await;
+            assert_eq!(ran.exit, Exit::CouldNotRun, "{page}");
+            let line = ran.stdout.trim();
+            assert!(line.starts_with("ERROR ") && line.contains("could not run: the page"), "{page}: {line}");
+            assert!(!line.contains("after 30 s"), "it says the wait it made (--timeout-s 10): {line}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nginx_defaults_fail_streaming_with_bursts_and_a_comparison_or_a_ladder_names_the_side_or_hop() {
     with_lab_and_nginx(|lab, proxies| async move {
         let dir = scratch_dir("nginx");
