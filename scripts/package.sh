@@ -2,8 +2,8 @@
 # Packs the release page with its server snippets into streamscope-<version>.tar.gz (version from the
 # workspace Cargo.toml) and prints the tarball's path. Inside, one folder streamscope-<version>/:
 #   site/                    the bundle (every URL relative to the page: serve it from any path), with
-#                            a precompressed NAME.gz and NAME.br next to each wasm, js, css, html and
-#                            json file (for nginx gzip_static / brotli_static, Caddy `precompressed`)
+#                            a precompressed NAME.gz and NAME.br next to each wasm, js, css, html,
+#                            json and txt file (for nginx gzip_static / brotli_static, Caddy `precompressed`)
 #   nginx/streamscope.conf   nginx locations: the bundle under /tools/streamscope/, /v1/ streamed to the API
 #   caddy/Caddyfile          the same for Caddy
 #   README.md                how to put it next to your API
@@ -67,7 +67,7 @@ cp -R "$dist/." "$top/site/"
 # Precompressed copies of the files that compress (wasm, glue, style, page), so that servers send them
 # as they are instead of compressing per request: gzip -9 without name or time (-n), brotli at its best
 # quality (11). Already compressed formats (images, fonts, .gz, .br) are left alone.
-find "$top/site" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.json' \) -print0 |
+find "$top/site" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.json' -o -name '*.txt' \) -print0 |
   while IFS= read -r -d '' file; do
     gzip -9 -n -c -- "$file" >"$file.gz"
     brotli -q 11 -c -- "$file" >"$file.br"

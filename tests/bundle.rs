@@ -4,8 +4,8 @@
 //! next to the lab's API under `/v1/`, on ONE origin. The lab is asked for no CORS header at all
 //! (`cors=0`), so a request the browser treated as cross-origin would fail. The page opened at the
 //! sub-path must run as it does at the lab's root: verdict `streaming`, measured in its worker, every
-//! file of its own fetched under the sub-path and nothing from the origin's root; over HTTP/1.1 and over
-//! HTTP/2 with TLS (`h2`) the same verdict; through Caddy too.
+//! file of its own fetched under the sub-path (in Chinese, so its words' file too) and nothing from the
+//! origin's root; over HTTP/1.1 and over HTTP/2 with TLS (`h2`) the same verdict; through Caddy too.
 //!
 //! The package ships `NAME.gz` and `NAME.br` next to each file that compresses; the snippets send them
 //! as they are: nginx's `gzip_static` the `.gz` byte for byte to a client that accepts gzip (and the
@@ -35,7 +35,7 @@ const SHORT: &str = "tokens=2&cadence_ms=5&first_ms=5&cors=0";
 /// The page's own response headers the snippets must send, lower case as `fetch` reads them.
 const PAGE_HEADERS: [&str; 3] = ["content-security-policy", "x-content-type-options", "referrer-policy"];
 /// The bundle's files that get precompressed copies (scripts/package.sh).
-const COMPRESSIBLE: [&str; 5] = [".wasm", ".js", ".css", ".html", ".json"];
+const COMPRESSIBLE: [&str; 6] = [".wasm", ".js", ".css", ".html", ".json", ".txt"];
 /// The precompressed copies' suffixes, with the `Content-Encoding` each is served with and the command
 /// that decodes it.
 const ENCODINGS: [(&str, &str, &str); 2] = [(".gz", "gzip", "gzip"), (".br", "br", "brotli")];
@@ -49,12 +49,15 @@ fn package() -> Package {
 /// the page's headers and the API's missing CORS headers.
 async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &str, protocol: &str) -> Check {
     let target = format!("{origin}/v1/chat/completions?{REFERENCE}");
-    let page_url = format!("{origin}{SUB_PATH}?{}", page.query_for(&target, ""));
+    // In Chinese, so the page also fetches its words (zh-CN.txt) from beside itself: every file of the
+    // bundle is then asked for under the sub-path.
+    let page_url = format!("{origin}{SUB_PATH}?{}", page.query_for(&target, "lang=zh-CN"));
     let report = page.report_at(&page_url).await;
     let json = if report.json.is_null() { Value::String(report.text.clone()) } else { report.json.clone() };
     let mut check = Check::new(name, &json);
     check.verdict("streaming").no_finding("bursts").no_finding("collected").no_finding("compressed");
     check.that(json["content_events"] == 50, || format!("content_events {}, expected 50", json["content_events"]));
+    check.that(json["lang"] == "zh-CN", || format!("lang {}, expected \"zh-CN\" (its words loaded from the sub-path)", json["lang"]));
     check.that(json["measured_in"] == "worker", || {
         format!("measured_in {}, expected \"worker\" (the worker loads from the sub-path)", json["measured_in"])
     });

@@ -157,3 +157,26 @@ async fn a_chinese_browser_reads_a_finding_s_fix_in_chinese() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_english_page_switched_to_chinese_fetches_its_words_and_keeps_the_run() {
+    with_page_in_locale("en-US", |page: Page| async move {
+        let en = page.run_page(&page.stream_query(STREAM, "")).await;
+        assert_eq!(en["lang"], "en");
+        // The wasm carries English only: the Chinese words arrive from zh-CN.txt beside the page.
+        switch_to(&page, "zh-CN").await;
+        let zh_text = page
+            .wait_for_testid_text("report-json", SWITCH_LIMIT, |t| t.contains("\"lang\": \"zh-CN\""))
+            .await;
+        let zh: Value = serde_json::from_str(&zh_text).expect("JSON");
+        assert_eq!(without_words(&zh), without_words(&en), "the same run in both languages");
+        let sentence = page.testid_text("verdict-sentence").await.unwrap_or_default();
+        assert!(has_chinese(&sentence), "verdict sentence in Chinese: {sentence}");
+        assert_eq!(page.testid_count("lang-error").await, 0, "the words loaded");
+        // The network log is written as it goes; give it a moment for the last entries.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let asked: Vec<String> = page.requested().into_iter().map(|r| r.url).filter(|u| u.ends_with("/zh-CN.txt")).collect();
+        assert_eq!(asked.len(), 1, "zh-CN.txt asked for once: {asked:?}");
+    })
+    .await;
+}

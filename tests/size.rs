@@ -11,14 +11,14 @@ use std::process::Command;
 /// The budget for the gzipped wasm: 200 KB. NOT met yet: see [`RATCHET_WASM_GZIP_BYTES`].
 const BUDGET_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped wasm as measured (479,633 B on 2026-12-02: main with every word
-/// of the page in the English and Chinese catalogues, structs read from JSON objects only, without
-/// serde_json's array-shaped copy of every reader, and one writer per report shape), rounded up to the
-/// next 5 KB. The catalogues of findings
-/// and report sentences cost 22.6 KB gzipped, the page's own labels 7.3 KB more (BENCHMARKS.md, "Size").
+/// A ratchet, not the budget: the gzipped wasm as measured (466,931 B on 2026-12-03: main with the page's
+/// English words built in and the Chinese ones loaded from zh-CN.txt beside the page, structs read from
+/// JSON objects only, and one writer per report shape), rounded up to the next 5 KB. The English
+/// catalogue of findings, report sentences and page labels is in it; the Chinese one (15.2 KB gzipped)
+/// is fetched only by a page that speaks Chinese (BENCHMARKS.md, "Size").
 /// The budget is 200 KB ([`BUDGET_WASM_GZIP_BYTES`]) and is not yet met. Lower this constant
 /// whenever the wasm shrinks; never raise it to let a change in.
-const RATCHET_WASM_GZIP_BYTES: u64 = 480_000;
+const RATCHET_WASM_GZIP_BYTES: u64 = 470_000;
 
 #[test]
 fn the_gzipped_wasm_stays_within_the_ratchet() {

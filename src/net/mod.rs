@@ -5,6 +5,7 @@
 //! page. Everything lands in a [`feed::RunFeed`]; metrics and verdicts are derived later by
 //! `streamscope_core`, so this layer stays small and its facts stay exact.
 
+pub mod catalogue;
 pub mod clock;
 pub mod feed;
 pub mod measure;

@@ -1,10 +1,14 @@
 //! The page's language: the one a link or the user chose (`lang=`, the switcher), else the first of the
 //! browser's `navigator.languages` the catalogues cover. Switching re-renders the words of what is on the
 //! page (the run stays); codes, numbers and `#report-json`'s fields never change with it.
+//!
+//! The wasm carries the English words only: a language whose words are not here yet is fetched
+//! (`net::catalogue`) and spoken once it arrives; until then, and if it cannot be loaded (said beside
+//! the switcher), the page speaks English.
 
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiKey;
-use streamscope_core::i18n::{Key, Lang, Text};
+use streamscope_core::i18n::{self, Key, Lang, Text};
 
 /// The page's language (`Copy`), provided as context by [`provide_lang`].
 #[derive(Clone, Copy)]
@@ -13,11 +17,27 @@ pub struct UiLang {
     chosen: RwSignal<Option<Lang>>,
     /// The browser's choice, read once.
     browser: Lang,
+    /// How many catalogues arrived: read by [`UiLang::get`], so the page speaks a language once its
+    /// words are here.
+    installed: RwSignal<u32>,
+    /// Why the wanted language's words could not be loaded.
+    load_error: RwSignal<Option<String>>,
 }
 
 impl UiLang {
-    /// The language to speak now (tracked).
+    /// The language to speak now (tracked): the wanted one once its words are here, else English.
     pub fn get(&self) -> Lang {
+        let wanted = self.wanted();
+        self.installed.track();
+        if i18n::is_available(wanted) {
+            wanted
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The language the link, the reader or the browser asks for (tracked), here or not yet.
+    pub fn wanted(&self) -> Lang {
         self.chosen.get().unwrap_or(self.browser)
     }
 
@@ -47,12 +67,32 @@ fn browser_languages() -> Vec<String> {
 /// `chosen` is the form's choice (the permalink carries it).
 pub fn provide_lang(chosen: RwSignal<Option<Lang>>) -> UiLang {
     let languages = browser_languages();
-    let lang = UiLang { chosen, browser: Lang::negotiate(languages.iter().map(String::as_str)) };
+    let lang = UiLang {
+        chosen,
+        browser: Lang::negotiate(languages.iter().map(String::as_str)),
+        installed: RwSignal::new(0),
+        load_error: RwSignal::new(None),
+    };
     provide_context(lang);
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("lang", lang.get().tag());
         }
+    });
+    // Each missing language is asked for once in the page's life.
+    let asked: StoredValue<Vec<Lang>> = StoredValue::new(Vec::new());
+    Effect::new(move |_| {
+        let wanted = lang.wanted();
+        if i18n::is_available(wanted) || asked.with_value(|a| a.contains(&wanted)) {
+            return;
+        }
+        asked.update_value(|a| a.push(wanted));
+        leptos::task::spawn_local(async move {
+            match crate::net::catalogue::load(wanted).await {
+                Ok(()) => lang.installed.update(|n| *n += 1),
+                Err(reason) => lang.load_error.set(Some(reason)),
+            }
+        });
     });
     lang
 }
@@ -98,7 +138,9 @@ fn word_of(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
 #[component]
 pub fn LangSwitch() -> impl IntoView {
     let lang = use_context::<UiLang>();
-    let current = lang_getter();
+    // The switcher shows the language asked for, also while its words are on their way.
+    let current = move || lang.map_or(Lang::En, |l| l.wanted());
+    let load_error = move || lang.and_then(|l| l.load_error.get());
     view! {
         <label class="lang-switch">
             <span class="visually-hidden">{move || say(UiKey::LanguageLabel)}</span>
@@ -115,6 +157,11 @@ pub fn LangSwitch() -> impl IntoView {
                     <option value=l.tag() selected=move || current() == l>{l.native_name()}</option>
                 }).collect_view()}
             </select>
+            {move || load_error().map(|reason| view! {
+                <span class="lang-error" data-testid="lang-error">
+                    {Text::msg(UiKey::LanguageUnavailable).with("reason", reason).render(use_lang())}
+                </span>
+            })}
         </label>
     }
 }

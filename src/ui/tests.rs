@@ -105,3 +105,31 @@ fn imported_floats_are_exactly_the_exported_ones() {
     let back: Report = serde_json::from_str(&text).unwrap();
     assert_eq!(back.to_json_pretty(), text);
 }
+
+#[wasm_bindgen_test]
+async fn a_language_whose_words_cannot_be_loaded_is_said_beside_the_switcher_in_english() {
+    use super::lang::{provide_lang, say, LangSwitch};
+    use crate::net::race::race_with_deadline;
+    use streamscope_core::i18n::keys::UiKey;
+    use streamscope_core::i18n::Lang;
+
+    let container = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&container).unwrap();
+    // The test runner's server has no zh-CN.txt beside its page: the fetch gets an error status.
+    let handle = leptos::mount::mount_to(container.clone().unchecked_into(), move || {
+        provide_lang(RwSignal::new(Some(Lang::ZhCn)));
+        view! { <LangSwitch /> <p data-testid="tagline">{move || say(UiKey::Tagline)}</p> }
+    });
+    let mut error = None;
+    for _ in 0..100 {
+        error = container.query_selector("[data-testid=\"lang-error\"]").ok().flatten().and_then(|e| e.text_content());
+        if error.is_some() {
+            break;
+        }
+        let _ = race_with_deadline(js_sys::Promise::new(&mut |_, _| {}), Some(50.0)).await;
+    }
+    let error = error.expect("a lang-error within 5 s");
+    assert!(error.contains("could not be loaded (zh-CN.txt: HTTP 404)"), "{error}");
+    assert!(text_of(&container, "tagline").starts_with("Measure an LLM stream"), "the page speaks English");
+    drop(handle);
+}

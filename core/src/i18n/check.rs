@@ -2,41 +2,12 @@
 //! with the same placeholders, in well-formed templates, and the Chinese catalogue says it in Chinese.
 
 use super::keys::{Key, RulesKey};
-use super::text::{placeholders, without_placeholders};
+use super::text::{placeholders, well_formed, without_placeholders};
 use super::{en, template, zh_cn, Lang, Text};
 
 /// Keys whose Chinese template holds no Chinese on purpose: a technical name or a header said the same
 /// way in both languages.
 const NO_CHINESE_NEEDED: &[Key] = &[Key::Rules(RulesKey::FramingSse), Key::Rules(RulesKey::CtIs)];
-
-/// A template's braces: every `{` opens a `name` or `name:one|many` placeholder closed by `}`, or is
-/// doubled; every `}` closes one or is doubled.
-fn well_formed(template: &str) -> Result<(), String> {
-    let mut rest = template;
-    while let Some(at) = rest.find(['{', '}']) {
-        let tail = &rest[at..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            rest = &tail[2..];
-            continue;
-        }
-        if tail.starts_with('}') {
-            return Err(format!("a lone '}}' in {template:?}"));
-        }
-        let end = tail.find('}').ok_or_else(|| format!("an unclosed '{{' in {template:?}"))?;
-        let inner = &tail[1..end];
-        let name = inner.split(':').next().unwrap_or("");
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') || inner.contains('{') {
-            return Err(format!("a bad placeholder {{{inner}}} in {template:?}"));
-        }
-        if let Some(forms) = inner.split_once(':').map(|(_, f)| f) {
-            if !forms.contains('|') {
-                return Err(format!("plural forms without '|' in {{{inner}}} of {template:?}"));
-            }
-        }
-        rest = &tail[end + 1..];
-    }
-    Ok(())
-}
 
 /// Whether `s` holds a CJK ideograph.
 fn has_chinese(s: &str) -> bool {
@@ -107,4 +78,35 @@ fn templates_fill_doubled_braces_and_keep_unknown_placeholders() {
     assert_eq!(out, "{a} {b} {c:x|y}");
     assert!(well_formed("{a").is_err() && well_formed("a}").is_err() && well_formed("{A}").is_err());
     assert_eq!(template(Lang::En, Key::Rules(RulesKey::FramingSse)), "SSE");
+}
+
+/// `assets/zh-CN.txt`, the file the page fetches for its Chinese words.
+fn shipped_chinese_file() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/zh-CN.txt")
+}
+
+#[test]
+fn no_template_holds_a_line_break() {
+    // The catalogue file has a template per line (`catalogue_file`, `loaded::install`).
+    for key in Key::all() {
+        for t in [en::template(key), zh_cn::template(key)] {
+            assert!(!t.contains(['\n', '\r']), "{key:?}: {t:?} holds a line break: write it as two keys");
+        }
+    }
+}
+
+#[test]
+fn the_shipped_chinese_file_is_the_catalogue() {
+    let written = super::catalogue_file(Lang::ZhCn);
+    let path = shipped_chinese_file();
+    if std::env::var_os("STREAMSCOPE_WRITE_CATALOGUES").is_some() {
+        std::fs::write(&path, &written).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        shipped == written,
+        "{} is not the zh_cn catalogue: write it again with \
+         STREAMSCOPE_WRITE_CATALOGUES=1 cargo test -p streamscope-core shipped_chinese_file",
+        path.display()
+    );
 }

@@ -6,6 +6,9 @@
 //! - [`en`] and [`zh_cn`]: one catalogue per language, an exhaustive `match` per group, so a key missing
 //!   from a catalogue fails the build; the tests in [`check`] fail on a placeholder that differs between
 //!   the languages and on a Chinese template left in English;
+//! - the page's wasm is built without the `zh-cn-built-in` feature: it carries the English words only
+//!   and installs the Chinese ones from `zh-CN.txt` ([`catalogue_file`]) when it speaks Chinese
+//!   ([`install`], [`is_available`]);
 //! - [`Text`]: a message with its arguments (figures already formatted by [`crate::text`], the same in
 //!   both languages), a sequence of texts, or verbatim data (a server's message, a URL).
 //!
@@ -14,22 +17,49 @@
 pub mod en;
 pub mod keys;
 mod lang;
+mod loaded;
 mod said;
 mod text;
+#[cfg(feature = "zh-cn-built-in")]
 pub mod zh_cn;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "zh-cn-built-in"))]
 mod check;
 
 pub use keys::Key;
 pub use lang::Lang;
 pub use said::Said;
+pub use loaded::install;
 pub use text::{without_placeholders, Arg, Text};
 
-/// The template of `key` in `lang`.
+/// The template of `key` in `lang`; English while `lang`'s words are not here ([`is_available`]).
 pub fn template(lang: Lang, key: Key) -> &'static str {
     match lang {
         Lang::En => en::template(key),
+        #[cfg(feature = "zh-cn-built-in")]
         Lang::ZhCn => zh_cn::template(key),
+        #[cfg(not(feature = "zh-cn-built-in"))]
+        Lang::ZhCn => loaded::template(lang, key).unwrap_or_else(|| en::template(key)),
     }
+}
+
+/// Whether `lang`'s words are here: built in (English always; Chinese with the `zh-cn-built-in`
+/// feature, as natively), or installed from its file ([`install`], as in the page's wasm).
+pub fn is_available(lang: Lang) -> bool {
+    match lang {
+        Lang::En => true,
+        Lang::ZhCn => cfg!(feature = "zh-cn-built-in") || loaded::is_installed(lang),
+    }
+}
+
+/// The catalogue file of `lang` that [`install`] reads: its tag, then one template per key in the order
+/// of [`Key::all`], a line each. `assets/zh-CN.txt`, which the page fetches, is this file (a test checks).
+#[cfg(feature = "zh-cn-built-in")]
+pub fn catalogue_file(lang: Lang) -> String {
+    let mut text = format!("{}\n", lang.tag());
+    for key in Key::all() {
+        text.push_str(template(lang, key));
+        text.push('\n');
+    }
+    text
 }

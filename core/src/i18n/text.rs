@@ -176,9 +176,52 @@ pub fn without_placeholders(s: &str) -> String {
     out
 }
 
+/// A template's braces: every `{` opens a `name` or `name:one|many` placeholder closed by `}`, or is
+/// doubled; every `}` closes one or is doubled.
+pub(crate) fn well_formed(template: &str) -> Result<(), String> {
+    let mut rest = template;
+    while let Some(at) = rest.find(['{', '}']) {
+        let tail = &rest[at..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            rest = &tail[2..];
+            continue;
+        }
+        if tail.starts_with('}') {
+            return Err(format!("a lone '}}' in {template:?}"));
+        }
+        let end = tail.find('}').ok_or_else(|| format!("an unclosed '{{' in {template:?}"))?;
+        let inner = &tail[1..end];
+        let name = inner.split(':').next().unwrap_or("");
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') || inner.contains('{') {
+            return Err(format!("a bad placeholder {{{inner}}} in {template:?}"));
+        }
+        if let Some(forms) = inner.split_once(':').map(|(_, f)| f) {
+            if !forms.contains('|') {
+                return Err(format!("plural forms without '|' in {{{inner}}} of {template:?}"));
+            }
+        }
+        rest = &tail[end + 1..];
+    }
+    Ok(())
+}
+
 /// The placeholders' names in a template (without plural forms), sorted and deduplicated.
 #[cfg(test)]
-pub fn placeholders(template: &str) -> Vec<&str> {
+pub(crate) fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = placeholder_names(template);
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether two templates name the same placeholders (each at least once, plural forms aside).
+pub(crate) fn same_placeholders(a: &str, b: &str) -> bool {
+    let (a, b) = (placeholder_names(a), placeholder_names(b));
+    a.iter().all(|n| b.contains(n)) && b.iter().all(|n| a.contains(n))
+}
+
+/// The placeholders' names in a template, in order, as often as they appear (without plural forms).
+fn placeholder_names(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = template;
     while let Some(at) = rest.find('{') {
@@ -191,8 +234,6 @@ pub fn placeholders(template: &str) -> Vec<&str> {
         names.push(tail[1..end].split(':').next().unwrap_or(""));
         rest = &tail[end + 1..];
     }
-    names.sort_unstable();
-    names.dedup();
     names
 }
 

@@ -23,5 +23,6 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::ReplayStop => "Stop replay (+{at} s)",
         UiKey::ReportJsonAria => "Report JSON",
         UiKey::ReportJsonHeading => "Report (JSON)",
+        UiKey::LanguageUnavailable => "The words of this language could not be loaded ({reason}), so the page speaks English.",
     }
 }

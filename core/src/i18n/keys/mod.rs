@@ -16,8 +16,7 @@ macro_rules! key_group {
         }
 
         impl $name {
-            /// Every key of the group.
-            #[cfg(test)]
+            /// Every key of the group, in declaration order (the order of a catalogue file's templates).
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
         }
     };
@@ -41,12 +40,26 @@ macro_rules! keys {
         )*
 
         impl Key {
-            /// Every key of every group.
-            #[cfg(test)]
+            /// How many keys there are, over every group.
+            pub const COUNT: usize = 0 $( + <$group>::ALL.len() )*;
+
+            /// Every key of every group, in order: `Key::all()[k.index()] == k`.
             pub fn all() -> Vec<Key> {
-                let mut all = Vec::new();
-                $( all.extend(<$group>::ALL.iter().map(|&k| Key::$variant(k))); )*
+                let mut all = Vec::with_capacity(Key::COUNT);
+                $( for &k in <$group>::ALL { all.push(Key::$variant(k)); } )*
                 all
+            }
+
+            /// This key's position in [`Key::all`]: groups in order, keys in declaration order.
+            pub fn index(self) -> usize {
+                let mut base = 0;
+                $(
+                    if let Key::$variant(k) = self {
+                        return base + k as usize;
+                    }
+                    base += <$group>::ALL.len();
+                )*
+                base
             }
         }
     };

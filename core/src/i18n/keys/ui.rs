@@ -23,5 +23,7 @@ key_group! {
         /// The `#report-json` card (`report_json.rs`).
         ReportJsonAria,
         ReportJsonHeading,
+        /// Beside the switcher when a language's words could not be loaded (`lang.rs`).
+        LanguageUnavailable,
     }
 }

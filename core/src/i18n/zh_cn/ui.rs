@@ -23,5 +23,6 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::ReplayStop => "停止回放（+{at} s）",
         UiKey::ReportJsonAria => "JSON 报告",
         UiKey::ReportJsonHeading => "报告（JSON）",
+        UiKey::LanguageUnavailable => "无法加载该语言的文字（{reason}），页面暂以英文显示。",
     }
 }
