@@ -72,6 +72,12 @@ async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &st
     });
     let next_hop = json["connection"]["next_hop_protocol"].clone();
     check.that(next_hop == protocol, || format!("connection.next_hop_protocol {next_hop}, expected {protocol:?}"));
+    if protocol == "h2" {
+        // One origin over h2: the stream rides the connection that brought the page (its frames among
+        // the page's), no connection of its own.
+        let reused = json["connection"]["reused"].clone();
+        check.that(reused == true, || format!("connection.reused {reused} over h2, expected true (one connection)"));
+    }
 
     // The network log is written as it goes; give it a moment for the last entries.
     tokio::time::sleep(Duration::from_millis(500)).await;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use js_sys::{Promise, Reflect, Uint8Array};
 use streamscope_core::trace::{ConnectionTiming, Probes, TimeoutKind, TraceEnd};
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
 
 use super::clock::now_ms;
@@ -17,6 +18,7 @@ use super::race::{race_with_deadline, Raced};
 use super::request::{RunSpec, Timeouts};
 use super::resource_timing::connection_timing;
 use super::scope::Scope;
+use super::watchdog::{nearest, Watchdog};
 
 /// Where the reader loop puts raw facts, the moment it has them. Implementations must return at once
 /// (queue, never render).
@@ -94,15 +96,6 @@ async fn connection_timing_after_end(url: &str, t0_ms: Option<f64>) -> Option<Co
     connection_timing(url, t0_ms)
 }
 
-/// Remaining time until the nearest deadline that applies at this stage, and which one it is.
-/// Deadlines are absolute, in ms since `fetch()`.
-fn nearest_deadline(candidates: &[(Option<f64>, TimeoutKind)], elapsed_ms: f64) -> Option<(f64, TimeoutKind)> {
-    candidates
-        .iter()
-        .filter_map(|&(deadline_ms, kind)| deadline_ms.map(|d| ((d - elapsed_ms).max(0.0), kind)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-}
-
 async fn read_all(
     spec: &RunSpec,
     sink: &dyn RunSink,
@@ -126,8 +119,9 @@ async fn read_all(
     sink.started(t0, unix_ms);
     let fetch = scope.fetch(&spec.url, &init);
     let stage = [(t.headers_ms, TimeoutKind::Headers), (t.total_ms, TimeoutKind::Total)];
-    let deadline = nearest_deadline(&stage, 0.0);
-    let response: Response = match race_with_deadline(fetch, deadline.map(|(remaining_ms, _)| remaining_ms)).await {
+    // Deadlines are ms after `fetch()`, which is now: each is also the time left.
+    let deadline = nearest(&stage);
+    let response: Response = match race_with_deadline(fetch, deadline.map(|(at_ms, _)| at_ms)).await {
         Raced::Value(v) => {
             let at_ms = now_ms() - t0;
             let response: Response = v.unchecked_into();
@@ -137,7 +131,10 @@ async fn read_all(
             response
         }
         Raced::Rejected(e) => return failure(abort, now_ms() - t0, e, false),
-        Raced::TimedOut => return time_out(abort, None, now_ms() - t0, deadline, &t),
+        Raced::TimedOut => {
+            let kind = deadline.map_or(TimeoutKind::Total, |(_, kind)| kind);
+            return time_out(abort, None, now_ms() - t0, kind, &t);
+        }
     };
 
     let Some(body) = response.body() else {
@@ -149,28 +146,24 @@ async fn read_all(
     };
     let done_key = JsValue::from_str("done");
     let value_key = JsValue::from_str("value");
-    let mut last_read_ms: Option<f64> = None;
+    // No timer per read: one watchdog for the body's deadlines cancels the reader when one passes.
+    let watchdog = Watchdog::start(scope, &reader, t0, t);
+    let expired = || watchdog.as_ref().and_then(Watchdog::expired);
     loop {
-        let elapsed_ms = now_ms() - t0;
-        let idle_deadline = last_read_ms.zip(t.idle_ms).map(|(last, idle)| last + idle);
-        let first_byte_deadline = if last_read_ms.is_none() { t.first_byte_ms } else { None };
-        let stage = [
-            (first_byte_deadline, TimeoutKind::FirstByte),
-            (idle_deadline, TimeoutKind::Idle),
-            (t.total_ms, TimeoutKind::Total),
-        ];
-        let deadline = nearest_deadline(&stage, elapsed_ms);
-        let read: Promise = reader.read();
-        match race_with_deadline(read, deadline.map(|(remaining_ms, _)| remaining_ms)).await {
-            Raced::Value(result) => {
-                let at_ms = now_ms() - t0;
-                let done = Reflect::get(&result, &done_key).map(|d| d.is_truthy()).unwrap_or(true);
-                if done {
-                    return TraceEnd::Complete { at_ms };
+        let read = JsFuture::from(reader.read()).await;
+        let at_ms = now_ms() - t0;
+        let result = match read {
+            Ok(result) => result,
+            Err(e) => {
+                return match expired() {
+                    Some((_, kind)) => time_out(abort, Some(&reader), at_ms, kind, &t),
+                    None => failure(abort, at_ms, e, true),
                 }
-                let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>()) else {
-                    continue;
-                };
+            }
+        };
+        let done = Reflect::get(&result, &done_key).map(|d| d.is_truthy()).unwrap_or(true);
+        if !done {
+            if let Ok(chunk) = Reflect::get(&result, &value_key).and_then(|v| v.dyn_into::<Uint8Array>()) {
                 if chunk.byte_length() > 0 {
                     // Only with a key to hide: a copy out, the mask, the same bytes back (same length).
                     if !scrubber.is_empty() {
@@ -179,11 +172,17 @@ async fn read_all(
                         chunk.copy_from(&bytes);
                     }
                     sink.read(at_ms, chunk);
-                    last_read_ms = Some(at_ms);
+                    if let Some(w) = &watchdog {
+                        w.read_at(at_ms);
+                    }
                 }
             }
-            Raced::Rejected(e) => return failure(abort, now_ms() - t0, e, true),
-            Raced::TimedOut => return time_out(abort, Some(&reader), now_ms() - t0, deadline, &t),
+        }
+        if let Some((_, kind)) = expired() {
+            return time_out(abort, Some(&reader), at_ms, kind, &t);
+        }
+        if done {
+            return TraceEnd::Complete { at_ms };
         }
     }
 }
@@ -237,14 +236,13 @@ fn time_out(
     abort: &Abort,
     reader: Option<&ReadableStreamDefaultReader>,
     at_ms: f64,
-    deadline: Option<(f64, TimeoutKind)>,
+    timeout: TimeoutKind,
     limits: &Timeouts,
 ) -> TraceEnd {
     if let Some(reader) = reader {
         let _ = reader.cancel();
     }
     abort.controller.abort();
-    let timeout = deadline.map_or(TimeoutKind::Total, |(_, kind)| kind);
     let limit_ms = match timeout {
         TimeoutKind::Headers => limits.headers_ms,
         TimeoutKind::FirstByte => limits.first_byte_ms,

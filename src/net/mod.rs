@@ -15,6 +15,7 @@ pub mod request;
 pub mod resource_timing;
 pub mod run;
 pub mod scope;
+pub mod watchdog;
 pub mod worker;
 
 #[cfg(test)]

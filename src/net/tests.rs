@@ -74,6 +74,50 @@ async fn stalled_stream_ends_with_the_idle_time_out() {
 }
 
 #[wasm_bindgen_test]
+async fn a_stall_after_the_first_read_is_found_at_the_idle_limit_not_the_later_total_one() {
+    // Before the first byte the nearest deadline is the total one (5 s); the first read brings the idle
+    // one (300 ms after it) nearer: the watchdog must arm again for it.
+    let timeouts = Timeouts { idle_ms: Some(300.0), total_ms: Some(5_000.0), ..Timeouts::default() };
+    let trace = run(get(lab("/v1/chat/completions?mode=stall&stall_after=1&cadence_ms=20&first_ms=50"), timeouts)).await;
+    match trace.end {
+        Some(TraceEnd::Timeout { timeout: TimeoutKind::Idle, at_ms, .. }) => {
+            let last = trace.reads.last().expect("a read before the stall").at_ms;
+            assert!(at_ms - last >= 290.0 && at_ms - last < 2_000.0, "stall detected {} ms after the last read", at_ms - last);
+        }
+        other => panic!("expected an idle time-out, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_stream_still_arriving_ends_at_the_total_limit() {
+    // A token every 20 ms for 4 s: the idle limit (300 ms) never passes, the total one (800 ms) does.
+    let timeouts = Timeouts { idle_ms: Some(300.0), total_ms: Some(800.0), ..Timeouts::default() };
+    let trace = run(get(lab("/v1/chat/completions?tokens=200&cadence_ms=20&first_ms=50"), timeouts)).await;
+    match trace.end {
+        Some(TraceEnd::Timeout { timeout: TimeoutKind::Total, at_ms, limit_ms }) => {
+            assert_eq!(limit_ms, 800.0);
+            assert!((790.0..3_000.0).contains(&at_ms), "ended at {at_ms} ms");
+            assert!(trace.reads.len() >= 10, "reads kept coming until then: {}", trace.reads.len());
+        }
+        other => panic!("expected the total time-out, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn no_first_byte_in_time_is_the_first_byte_time_out() {
+    let timeouts = Timeouts { first_byte_ms: Some(300.0), ..Timeouts::default() };
+    let trace = run(get(lab("/v1/chat/completions?role_first=0&tokens=3&cadence_ms=20&first_ms=3000"), timeouts)).await;
+    match trace.end {
+        Some(TraceEnd::Timeout { timeout: TimeoutKind::FirstByte, at_ms, limit_ms }) => {
+            assert_eq!(limit_ms, 300.0);
+            assert!((290.0..2_500.0).contains(&at_ms), "ended at {at_ms} ms");
+            assert!(trace.reads.is_empty(), "no byte came: {} reads", trace.reads.len());
+        }
+        other => panic!("expected the first-byte time-out, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
 async fn cancel_keeps_the_partial_trace() {
     let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
     let spec = get(lab("/v1/chat/completions?tokens=200&cadence_ms=20&first_ms=50"), Timeouts::default());
