@@ -156,7 +156,7 @@ async fn read_all(
             Ok(result) => result,
             Err(e) => {
                 return match expired() {
-                    Some((_, kind)) => time_out(abort, Some(&reader), at_ms, kind, &t),
+                    Some(kind) => time_out(abort, Some(&reader), at_ms, kind, &t),
                     None => failure(abort, at_ms, e, true),
                 }
             }
@@ -178,7 +178,7 @@ async fn read_all(
                 }
             }
         }
-        if let Some((_, kind)) = expired() {
+        if let Some(kind) = expired() {
             return time_out(abort, Some(&reader), at_ms, kind, &t);
         }
         if done {

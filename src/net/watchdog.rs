@@ -28,8 +28,8 @@ struct State {
     timeouts: Timeouts,
     /// The last read's time after `fetch()` (`None` before the first byte).
     last_read_ms: Cell<Option<f64>>,
-    /// The deadline that passed, with its kind, once one has.
-    expired: Cell<Option<(f64, TimeoutKind)>>,
+    /// The kind of deadline that passed, once one has.
+    expired: Cell<Option<TimeoutKind>>,
     timer: Cell<Option<i32>>,
     /// The timer's callback, made once and reused at every arming.
     on_fire: RefCell<Option<Closure<dyn FnMut()>>>,
@@ -60,7 +60,7 @@ impl State {
         };
         let remaining_ms = at_ms - (now_ms() - self.t0_ms);
         if remaining_ms <= 0.0 {
-            self.expired.set(Some((at_ms, kind)));
+            self.expired.set(Some(kind));
             let _ = self.reader.cancel();
             return;
         }
@@ -111,8 +111,8 @@ impl Watchdog {
         }
     }
 
-    /// The deadline that passed (its time after `fetch()` and kind), if one did: the reader was cancelled.
-    pub fn expired(&self) -> Option<(f64, TimeoutKind)> {
+    /// The kind of deadline that passed, if one did: the reader was cancelled.
+    pub fn expired(&self) -> Option<TimeoutKind> {
         self.state.expired.get()
     }
 }
