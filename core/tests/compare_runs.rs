@@ -192,7 +192,10 @@ fn export_round_trips_and_import_explains_bad_input() {
         runs: vec![ExportedRun { side: Side::A, group: 0, trace }],
     };
     match import(&export.to_json_pretty()).unwrap() {
-        Imported::Export(back) => assert_eq!(*back, export),
+        Imported::Export(back) => {
+            // Of the file's report, only how its runs were grouped is read.
+            assert_eq!((back.lang, &back.config, back.layout(), &back.runs), (export.lang, &export.config, export.report.layout(), &export.runs));
+        }
         other => panic!("expected an export, got {other:?}"),
     }
     match import(&report.to_json_pretty()).unwrap() {

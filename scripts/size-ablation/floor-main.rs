@@ -6,7 +6,7 @@
 
 use streamscope_core::config::page_config::PageConfig;
 use streamscope_core::i18n::Lang;
-use streamscope_core::report::export::{import_in, report_json_text, Imported};
+use streamscope_core::report::export::{import_in, report_json_text, Export, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 
 fn main() {
@@ -24,7 +24,8 @@ fn main() {
             let report = export.recompute();
             out.push_str(&campaign_markdown(&report, lang));
             out.push_str(&report_json_text(&report, None, lang));
-            out.push_str(&export.to_json_pretty());
+            let again = Export::new(export.config.clone(), &report, export.runs.clone(), lang);
+            out.push_str(&again.to_json_pretty());
         }
         Ok(Imported::ReportOnly(report)) => out.push_str(&report_json_text(&report, None, lang)),
         Err(message) => out.push_str(&message),

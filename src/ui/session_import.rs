@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use streamscope_core::analysis::analyze;
 use streamscope_core::report::campaign::{CampaignReport, Layout};
-use streamscope_core::report::export::{Export, ImportSource};
+use streamscope_core::report::export::{ImportSource, ImportedExport};
 use streamscope_core::report::Report;
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
@@ -87,7 +87,7 @@ impl Session {
 
     /// Shows an export, recomputed from its traces: each run's report from its trace, the campaign from
     /// those reports (the file's own report is not used).
-    pub fn show_export(self, export: Export) {
+    pub fn show_export(self, export: ImportedExport) {
         self.before_import();
         let layout = export.layout();
         let records: Vec<RunRecord> = export

@@ -6,6 +6,8 @@
 //! deeper than 128 levels is refused by the parser), then every trace is checked
 //! ([`super::import_check`]: times, order, sizes, with the JSON path of the first bad value in the
 //! error). Every error says in plain words what is wrong and, where it can, where.
+//! Of the report written in an export only how its runs were grouped is read ([`ImportedExport`]): what
+//! the page shows is recomputed from the traces.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +15,9 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::campaign::{CampaignReport, CompareSetup, Layout, RunTag};
 use super::import_check::check_runs;
-use super::compare::Side;
+use super::compare::{Side, Subject};
+use super::hops::HopsSetup;
+use super::sweep::SweepSetup;
 use super::Report;
 use crate::config::PageConfig;
 use crate::i18n::keys::ImportKey as K;
@@ -57,7 +61,7 @@ pub struct Export {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Imported {
     /// A full export: report and traces.
-    Export(Box<Export>),
+    Export(Box<ImportedExport>),
     /// Only a report (e.g. the text of `#report-json`): numbers, but no traces to draw.
     ReportOnly(Box<CampaignReport>),
 }
@@ -99,12 +103,13 @@ fn read(text: &str) -> Result<Imported, Text> {
         if version.as_u64() != Some(EXPORT_VERSION as u64) {
             return Err(Text::msg(K::Version).with("version", version.to_string()).count("ours", EXPORT_VERSION as usize));
         }
-        let mut export = json_in::from_str::<Export>(text).map_err(|e| Text::msg(K::Damaged).with("error", e.to_string()))?;
-        if export.runs.is_empty() {
+        let mut file = json_in::from_str::<ExportText>(text).map_err(|e| Text::msg(K::Damaged).with("error", e.to_string()))?;
+        if file.runs.is_empty() {
             // Its report could say anything: with no trace there is nothing to recompute it from.
             return Err(Text::msg(K::NoRuns));
         }
-        check_runs(&mut export.runs).map_err(|e| Text::msg(K::DamagedAt).with("problem", e))?;
+        check_runs(&mut file.runs).map_err(|e| Text::msg(K::DamagedAt).with("problem", e))?;
+        let export = ImportedExport { lang: file.lang, config: file.config, layout: file.report.layout(), runs: file.runs };
         return Ok(Imported::Export(Box::new(export)));
     }
     json_in::from_str::<CampaignReport>(text)
@@ -122,11 +127,78 @@ pub enum ImportSource {
     Report,
 }
 
-impl Export {
-    /// How the file's runs were grouped (sides, levels or hops; labels and URLs are the file's words,
-    /// shown as text).
+/// An export as an import reads it: of the report written in the file only how its runs were grouped;
+/// everything shown is recomputed from the traces ([`ImportedExport::recompute`]). So a report the page
+/// could not read (written by another version, edited by hand) does not stop an import whose traces are
+/// sound, and nothing in it can reach the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedExport {
+    /// The language the file's texts were written in.
+    pub lang: Lang,
+    /// The configuration that ran (no API key, no header values).
+    pub config: Option<PageConfig>,
+    /// How the runs were grouped (sides, levels or hops; labels and URLs are the file's words, shown as
+    /// text).
+    pub layout: Layout,
+    /// Every run, checked ([`super::import_check`]), in the order they ran.
+    pub runs: Vec<ExportedRun>,
+}
+
+/// An export's fields as read.
+#[derive(Deserialize)]
+struct ExportText {
+    #[serde(default)]
+    lang: Lang,
+    config: Option<PageConfig>,
+    report: LayoutText,
+    runs: Vec<ExportedRun>,
+}
+
+/// The fields of a written report that say how its runs were grouped; the rest is skipped unread.
+#[derive(Deserialize)]
+struct LayoutText {
+    subject: Option<Subject>,
+    label_a: Option<String>,
+    label_b: Option<String>,
+    sweep: Option<Vec<LevelText>>,
+    per_level: Option<u32>,
+    hops: Option<Vec<HopText>>,
+}
+
+#[derive(Deserialize)]
+struct LevelText {
+    level: u32,
+}
+
+#[derive(Deserialize)]
+struct HopText {
+    url: String,
+    label: String,
+}
+
+impl LayoutText {
+    /// The layout, tried in [`CampaignReport`]'s order: a comparison, a sweep, a ladder, else runs.
+    fn layout(self) -> Layout {
+        if let (Some(subject), Some(label_a), Some(label_b)) = (self.subject, self.label_a, self.label_b) {
+            return Layout::Compare(CompareSetup { subject, label_a, label_b });
+        }
+        if let (Some(sweep), Some(per_level)) = (self.sweep, self.per_level) {
+            return Layout::Sweep(SweepSetup { levels: sweep.into_iter().map(|l| l.level).collect(), per_level });
+        }
+        match self.hops {
+            Some(hops) => {
+                let (urls, labels) = hops.into_iter().map(|h| (h.url, h.label)).unzip();
+                Layout::Hops(HopsSetup { urls, labels })
+            }
+            None => Layout::Runs,
+        }
+    }
+}
+
+impl ImportedExport {
+    /// How the file's runs were grouped.
     pub fn layout(&self) -> Layout {
-        self.report.layout()
+        self.layout.clone()
     }
 
     /// How the file's runs were compared (subject and labels), when its report was a comparison.
@@ -211,6 +283,52 @@ mod import_tests {
         let content = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
         let reads: Vec<(f64, String)> = (0..10).map(|i| (300.0 + 20.0 * i as f64, content.to_string())).collect();
         ExportedRun { side, group: 0, trace: Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 600.0 }) }
+    }
+
+    fn export_of(layout: &Layout, tags: &[RunTag]) -> Export {
+        let runs: Vec<ExportedRun> = tags.iter().map(|t| ExportedRun { group: t.group, ..run(t.side) }).collect();
+        let report = CampaignReport::of(runs.iter().map(|r| (RunTag { side: r.side, group: r.group }, Report::from_trace(&r.trace))).collect(), layout);
+        Export::new(None, &report, runs, Lang::En)
+    }
+
+    #[test]
+    fn an_import_reads_how_the_runs_were_grouped_from_every_kind_of_report() {
+        let (a, b) = (RunTag { side: Side::A, group: 0 }, RunTag { side: Side::B, group: 0 });
+        let level = |group| RunTag { side: Side::A, group };
+        let cases = [
+            (Layout::Compare(CompareSetup { subject: Subject::Model, label_a: "m-a".into(), label_b: "m-b".into() }), vec![a, b, a, b]),
+            (Layout::Sweep(SweepSetup { levels: vec![1, 2], per_level: 1 }), vec![level(1), level(2), level(2)]),
+            (
+                Layout::Hops(HopsSetup { urls: vec!["http://edge/v1".into(), "http://origin/v1".into()], labels: vec!["edge".into(), "origin".into()] }),
+                vec![level(0), level(1)],
+            ),
+            (Layout::Runs, vec![a, a]),
+        ];
+        for (layout, tags) in cases {
+            let export = export_of(&layout, &tags);
+            assert_eq!(export.report.layout(), layout, "the report written says it");
+            let Ok(Imported::Export(back)) = import(&export.to_json_pretty()) else { panic!("imports: {layout:?}") };
+            assert_eq!(back.layout(), layout);
+            assert_eq!(back.recompute(), CampaignReport::of(export.runs.iter().map(|r| (RunTag { side: r.side, group: r.group }, Report::from_trace(&r.trace))).collect(), &layout));
+        }
+    }
+
+    /// The report written in an export is never shown, so one this page cannot read (another version's,
+    /// a hand-edited one) must not stop an import whose traces are sound.
+    #[test]
+    fn a_report_the_page_cannot_read_does_not_stop_an_export() {
+        let export = export_of(&Layout::Runs, &[RunTag::default()]);
+        let mut json = serde_json::to_value(&export).unwrap();
+        json["report"]["verdict"] = 42.into();
+        json["report"]["findings"] = "none".into();
+        json["report"]["ttft_ms"] = "soon".into();
+        assert!(import(&json["report"].to_string()).is_err(), "as a bare report it is refused");
+        let Ok(Imported::Export(back)) = import(&json.to_string()) else { panic!("imports") };
+        let CampaignReport::Single(r) = back.recompute() else { panic!("single") };
+        assert_eq!(r.verdict, Verdict::Streaming);
+        // The grouping must still be there to be read.
+        json.as_object_mut().unwrap().remove("report");
+        assert!(import(&json.to_string()).unwrap_err().contains("damaged"));
     }
 
     /// Regression (issue 10): an export's written verdict became the banner; only its traces count.
