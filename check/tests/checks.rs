@@ -126,7 +126,12 @@ async fn a_token_every_20_ms_fails_a_5_ms_tpot_limit_alone() {
         assert_eq!(ran.exit, Exit::Fail);
         let line = ran.stdout.trim();
         assert!(line.starts_with("FAIL http://") && line.contains(": streaming, TTFT "), "{line}");
-        assert!(line.ends_with("TPOT 20.0 ms > 5.0 ms (--max-tpot-ms)") && !line.contains("(--max-ttft-ms)"), "only TPOT fails: {line}");
+        // The lab sends a token every 20 ms; the measured TPOT moves with the machine's load (20.1 ms seen in
+        // CI), so its value is checked within a band, the limit's words exactly.
+        let failed = line.rsplit_once(" — TPOT ").map(|(_, tail)| tail).unwrap_or_default();
+        let tpot_ms: f64 = failed.strip_suffix(" ms > 5.0 ms (--max-tpot-ms)").and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
+        assert!((15.0..=60.0).contains(&tpot_ms), "TPOT of a 20 ms cadence, over the 5 ms limit: {line}");
+        assert!(!line.contains("(--max-ttft-ms)"), "only TPOT fails: {line}");
     })
     .await;
 }
