@@ -10,6 +10,7 @@
 //! detail) are used when present and never required.
 
 pub mod bare_worker;
+pub mod cpu;
 pub mod measured;
 
 use std::time::Duration;
@@ -141,10 +142,10 @@ pub struct LongTasks {
     pub max_ms: f64,
 }
 
-/// Opens `/?<query>` (which must not contain `run=1`), waits for the Run button, registers a
-/// `longtask` observer (`buffered: true`) and starts the run by clicking Run from the same script, so
-/// that the observer is in place before the first byte is requested.
-pub async fn open_observe_and_run(page: &Page, query: &str) -> bool {
+/// Opens `/?<query>` (which must not contain `run=1`), waits for the Run button and then
+/// [`SETTLE_MS`]: the page's start-up (its measuring worker compiling the wasm and warming up) is over
+/// before anything is measured beside it.
+pub async fn open_and_settle(page: &Page, query: &str) {
     page.open(query).await;
     let started = Instant::now();
     while page.testid_count("run").await == 0 {
@@ -153,8 +154,18 @@ pub async fn open_observe_and_run(page: &Page, query: &str) -> bool {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // Let start-up settle (the issue measured runs started after load).
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    tokio::time::sleep(Duration::from_millis(SETTLE_MS)).await;
+}
+
+/// How long [`open_and_settle`] waits after the Run button appears (the issue measured runs started
+/// after load).
+pub const SETTLE_MS: u64 = 500;
+
+/// Opens `/?<query>` (which must not contain `run=1`), as [`open_and_settle`], registers a
+/// `longtask` observer (`buffered: true`) and starts the run by clicking Run from the same script, so
+/// that the observer is in place before the first byte is requested.
+pub async fn open_observe_and_run(page: &Page, query: &str) -> bool {
+    open_and_settle(page, query).await;
     // For experiments by hand: a script run on the page before the run (e.g. hiding a panel to see what
     // its rendering costs).
     if let Ok(js) = std::env::var("BENCH_PRE_JS") {

@@ -24,8 +24,9 @@ use std::time::Duration;
 use serde_json::json;
 use streamscope_core::stats::median;
 use streamscope_e2e::fidelity::bare_worker::bare_worker_trace;
+use streamscope_e2e::fidelity::cpu::CpuWindow;
 use streamscope_e2e::fidelity::measured::{page_trace, peer_trace, ttft_differences_ms, Measured, Pooled};
-use streamscope_e2e::fidelity::{curl_keeping_body, export_text, open_observe_and_run, peer_keeping_body};
+use streamscope_e2e::fidelity::{curl_keeping_body, export_text, open_and_settle, open_observe_and_run, peer_keeping_body};
 use streamscope_e2e::{with_page_and_nginx, Page, Proxies, Proxy};
 
 /// Milliseconds between content events, and how many (10 s of events each).
@@ -33,6 +34,8 @@ const RATES: [(f64, u32); 5] = [(20.0, 500), (5.0, 2000), (2.0, 5000), (1.0, 10_
 /// The nginx case: 50 events of ~420 bytes (`pad=200`) 20 ms apart, ~21 KiB, overflowing nginx's
 /// 4/8 KiB proxy buffers several times (as `tests/paths.rs` (a)).
 const NGINX_PARAMS: &str = "tokens=50&cadence_ms=20&first_ms=300&pad=200";
+/// How long the nginx case's stream plays (300 ms to the first event, 50 at 20 ms).
+const NGINX_STREAM: Duration = Duration::from_millis(1300);
 /// Longest a single run may take.
 const RUN_LIMIT: Duration = Duration::from_secs(180);
 
@@ -65,17 +68,23 @@ impl Who {
     }
 }
 
-/// Every run of one stream, per measurer (in [`WHO`]'s order).
+/// Every run of one stream, per measurer (in [`WHO`]'s order), with the browser's CPU time during each.
 #[derive(Default)]
-struct Runs([Vec<Measured>; WHO.len()]);
+struct Runs([Vec<Measured>; WHO.len()], [Vec<f64>; WHO.len()]);
 
 impl Runs {
-    fn push(&mut self, who: Who, measured: Measured) {
+    fn push(&mut self, who: Who, measured: Measured, browser_cpu_ms: Option<f64>) {
         self.0[who as usize].push(measured);
+        self.1[who as usize].extend(browser_cpu_ms);
     }
 
     fn of(&self, who: Who) -> Vec<&Measured> {
         self.0[who as usize].iter().collect()
+    }
+
+    /// The browser's CPU time while the stream played, per run of `who`, in ms.
+    fn browser_cpu_ms(&self, who: Who) -> &[f64] {
+        &self.1[who as usize]
     }
 }
 
@@ -94,16 +103,17 @@ pub async fn main(wanted: Vec<String>) {
     with_page_and_nginx(move |page: Page, proxies: Proxies| async move {
         let warm_up = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=5&first_ms=50");
         for who in WHO {
-            measure(&page, who, &warm_up).await;
+            measure(&page, who, &warm_up, Duration::from_millis(150)).await;
         }
         let mut results = Vec::new();
         for &(ms, tokens) in &rates {
             let url = page.lab_url(&format!("/v1/chat/completions?tokens={tokens}&cadence_ms={ms}&first_ms=100"));
-            results.push((ms, tokens, repeat(&page, &url, repeats, &format!("{ms} ms")).await));
+            let stream = Duration::from_secs_f64((100.0 + ms * f64::from(tokens)) / 1000.0);
+            results.push((ms, tokens, repeat(&page, &url, repeats, &format!("{ms} ms"), stream).await));
         }
         let nginx_runs = if nginx {
             let url = proxies.stream_url(Proxy::Defaults, NGINX_PARAMS);
-            Some(repeat(&page, &url, repeats, "nginx").await)
+            Some(repeat(&page, &url, repeats, "nginx", NGINX_STREAM).await)
         } else {
             None
         };
@@ -119,16 +129,18 @@ pub async fn main(wanted: Vec<String>) {
     .await;
 }
 
-async fn repeat(page: &Page, url: &str, repeats: usize, label: &str) -> Runs {
+/// `stream`: how long the lab's stream plays, the window of the browser's CPU time.
+async fn repeat(page: &Page, url: &str, repeats: usize, label: &str, stream: Duration) -> Runs {
     let mut runs = Runs::default();
     for r in 0..repeats {
         for i in 0..WHO.len() {
             let who = WHO[(i + r) % WHO.len()];
-            let measured = measure(page, who, url).await;
+            let (measured, cpu_ms) = measure(page, who, url, stream).await;
             eprintln!(
                 "{}",
                 json!({
                     "case": label, "repeat": r + 1, "who": who.name(), "ttft_ms": measured.ttft_ms,
+                    "browser_cpu_ms": cpu_ms,
                     "reads": measured.reads, "content_events": measured.content_events,
                     "sent_apart": measured.sent_apart, "merged_apart": measured.merged_apart,
                     "events_per_read_p50": measured.events_per_read_p50,
@@ -141,38 +153,59 @@ async fn repeat(page: &Page, url: &str, repeats: usize, label: &str) -> Runs {
                         .then(|| measured.burst_start_ms.iter().map(|t| (t * 10.0).round() / 10.0).collect::<Vec<_>>()),
                 })
             );
-            runs.push(who, measured);
+            runs.push(who, measured, cpu_ms);
         }
     }
     runs
 }
 
-async fn measure(page: &Page, who: Who, url: &str) -> Measured {
+/// One run of `who` on `url`, and the browser's CPU time (ms) from the request for `stream`: for the page and
+/// the bare loop, the browser's work while it reads; for the peers, the same browser idle beside them.
+async fn measure(page: &Page, who: Who, url: &str, stream: Duration) -> (Measured, Option<f64>) {
     match who {
         Who::Page => {
+            // Run is clicked at the end of this: the window starts within milliseconds of the request.
             open_observe_and_run(page, &page.query_for(url, "").replace("&run=1", "")).await;
+            let cpu = CpuWindow::start(stream);
             let report = page.wait_for_report(RUN_LIMIT).await;
+            let cpu_ms = cpu.finish();
             assert_eq!(report.state, "done", "the page's run failed: {}", report.text);
             let trace = page_trace(&export_text(page, Duration::from_secs(60)).await)
                 .unwrap_or_else(|e| panic!("the page's export: {e}"));
             let measured = Measured::of(&trace);
             // The export's trace must give the figures the page reported.
             assert_eq!(report.json["ttft_ms"].as_f64(), measured.ttft_ms, "TTFT from the export vs the report");
-            measured
+            (measured, cpu_ms)
         }
         Who::Worker => {
-            // The page open and idle beside the worker, as a user's tab before Run.
-            page.open(&page.query_for(url, "").replace("&run=1", "")).await;
+            // The page open and idle beside the worker, as a user's tab before Run, settled as for the
+            // page's own run (before, the bare loop's first seconds shared the CPU with the page's start-up).
+            open_and_settle(page, &page.query_for(url, "").replace("&run=1", "")).await;
+            let cpu = CpuWindow::start(stream);
             let trace = bare_worker_trace(page, url, RUN_LIMIT).await.unwrap_or_else(|e| panic!("{e}"));
-            Measured::of(&trace)
+            (Measured::of(&trace), cpu.finish())
         }
-        Who::Peer => Measured::of(&peer_trace(&peer_keeping_body(url).await, url)),
+        Who::Peer => {
+            let cpu = CpuWindow::start(stream);
+            let measured = Measured::of(&peer_trace(&peer_keeping_body(url).await, url));
+            (measured, cpu.finish())
+        }
         Who::Curl => {
+            let cpu = CpuWindow::start(stream);
             let report = curl_keeping_body(url).await;
+            let cpu_ms = cpu.finish();
             assert!(report.error.is_none(), "curl: {:?}", report.error);
-            Measured::of(&peer_trace(&report, url))
+            (Measured::of(&peer_trace(&report, url)), cpu_ms)
         }
     }
+}
+
+/// The browser's CPU time per second of a `stream_ms` stream, median over the runs: the page's run, the
+/// bare loop's, and the idle browser beside the socket peers (their runs pooled).
+fn cpu_per_s(runs: &Runs, stream_ms: f64) -> String {
+    let per_s = |values: &[f64]| n(median(values).map(|ms| (ms * 1000.0 / stream_ms).round()));
+    let idle: Vec<f64> = [Who::Peer, Who::Curl].iter().flat_map(|&w| runs.browser_cpu_ms(w).iter().copied()).collect();
+    format!("{} / {} / {}", per_s(runs.browser_cpu_ms(Who::Page)), per_s(runs.browser_cpu_ms(Who::Worker)), per_s(&idle))
 }
 
 fn f1(v: Option<f64>) -> String {
@@ -200,8 +233,8 @@ fn max(values: &[f64]) -> Option<f64> {
 }
 
 fn print_rates(results: &[(f64, u32, Runs)]) {
-    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | sends merged into the read before (median %) page / worker / peer / curl | verdicts page / worker / peer / curl |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | sends merged into the read before (median %) page / worker / peer / curl | verdicts page / worker / peer / curl | browser CPU while it plays, ms per s (median): page / bare loop / idle |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut goals = Goals::default();
     for (ms, tokens, runs) in results {
         let page = runs.of(Who::Page);
@@ -211,7 +244,7 @@ fn print_rates(results: &[(f64, u32, Runs)]) {
         let arrival = |p: &Pooled| format!("{} / {}", f2(p.arrival.map(|a| a.p50)), f2(p.arrival.map(|a| a.p99)));
         let all = |f: &dyn Fn(&Pooled) -> String, sep: &str| pooled.iter().map(f).collect::<Vec<_>>().join(sep);
         println!(
-            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} | {} |",
+            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} | {} | {} |",
             1000.0 / ms,
             f1(median(&vs_peer)), f1(max(&vs_peer)), f1(median(&vs(Who::Worker))), f1(median(&vs(Who::Curl))),
             all(&arrival, " | "),
@@ -219,6 +252,7 @@ fn print_rates(results: &[(f64, u32, Runs)]) {
             all(&|p| n(p.reads), " / "),
             all(&|p| pct(p.merged_share), " / "),
             all(&verdicts, " / "),
+            cpu_per_s(runs, 100.0 + ms * f64::from(*tokens)),
         );
         goals.add(*ms, median(&vs_peer), &pooled[0], &pooled[1]);
     }
