@@ -24,7 +24,7 @@ use std::time::Duration;
 use serde_json::json;
 use streamscope_core::stats::median;
 use streamscope_e2e::fidelity::bare_worker::bare_worker_trace;
-use streamscope_e2e::fidelity::cpu::CpuWindow;
+use streamscope_e2e::fidelity::cpu::{CpuUse, CpuWindow};
 use streamscope_e2e::fidelity::measured::{page_trace, peer_trace, ttft_differences_ms, Measured, Pooled};
 use streamscope_e2e::fidelity::{curl_keeping_body, export_text, open_and_settle, open_observe_and_run, peer_keeping_body};
 use streamscope_e2e::{with_page_and_nginx, Page, Proxies, Proxy};
@@ -135,12 +135,17 @@ async fn repeat(page: &Page, url: &str, repeats: usize, label: &str, stream: Dur
     for r in 0..repeats {
         for i in 0..WHO.len() {
             let who = WHO[(i + r) % WHO.len()];
-            let (measured, cpu_ms) = measure(page, who, url, stream).await;
+            let (measured, cpu) = measure(page, who, url, stream).await;
+            let cpu_ms = cpu.as_ref().map(|c| c.total_ms);
+            // Where the time went: the busiest kinds of thread (renderer main thread, the measuring
+            // worker, the compositor, the network service, ...).
+            let cpu_by_thread: Option<Vec<(&str, f64)>> =
+                cpu.as_ref().map(|c| c.by_thread_ms.iter().take(8).map(|(n, ms)| (n.as_str(), *ms)).collect());
             eprintln!(
                 "{}",
                 json!({
                     "case": label, "repeat": r + 1, "who": who.name(), "ttft_ms": measured.ttft_ms,
-                    "browser_cpu_ms": cpu_ms,
+                    "browser_cpu_ms": cpu_ms, "browser_cpu_by_thread_ms": cpu_by_thread,
                     "reads": measured.reads, "content_events": measured.content_events,
                     "sent_apart": measured.sent_apart, "merged_apart": measured.merged_apart,
                     "events_per_read_p50": measured.events_per_read_p50,
@@ -161,7 +166,7 @@ async fn repeat(page: &Page, url: &str, repeats: usize, label: &str, stream: Dur
 
 /// One run of `who` on `url`, and the browser's CPU time (ms) from the request for `stream`: for the page and
 /// the bare loop, the browser's work while it reads; for the peers, the same browser idle beside them.
-async fn measure(page: &Page, who: Who, url: &str, stream: Duration) -> (Measured, Option<f64>) {
+async fn measure(page: &Page, who: Who, url: &str, stream: Duration) -> (Measured, Option<CpuUse>) {
     match who {
         Who::Page => {
             // Run is clicked at the end of this: the window starts within milliseconds of the request.
