@@ -17,7 +17,7 @@ use streamscope_core::report::campaign::{CampaignReport, CompareSetup, Layout, R
 use streamscope_core::report::compare::Side;
 use streamscope_core::report::export::ImportSource;
 use streamscope_core::report::Report;
-use streamscope_core::trace::{Trace, TraceEnd};
+use streamscope_core::trace::{MeasuredIn, Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
 use super::pace::next_drain_delay_ms;
@@ -379,6 +379,10 @@ impl Drain {
     /// animation frames), after [`HIDDEN_TAB_DRAIN_MS`], whichever comes first: a run finishes and is
     /// reported even while the user looks at another tab.
     fn schedule_frame(self) {
+        // The worker holds the reads until asked: one message per drawing, not one per read.
+        if self.feed.borrow().trace.measured_in == Some(MeasuredIn::Worker) {
+            crate::net::worker::client::pull();
+        }
         let slot = Rc::new(RefCell::new(Some(self)));
         let timer: Rc<std::cell::Cell<Option<TimeoutHandle>>> = Rc::default();
         let (on_frame, frame_clears) = (slot.clone(), timer.clone());

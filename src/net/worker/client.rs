@@ -161,6 +161,19 @@ pub fn cancel(run: u32) {
     }
 }
 
+/// Asks the worker for every run's reads that wait there (they arrive as a message, usually within a
+/// millisecond): called as the page schedules a drawing, so they are in the feed when it draws. A no-op
+/// before the worker is ready.
+pub fn pull() {
+    let c = client();
+    if c.state.get() != State::Ready {
+        return;
+    }
+    if let Some(worker) = &c.worker {
+        let _ = worker.post_message(&message(protocol::PULL, None));
+    }
+}
+
 fn on_message(data: &JsValue) {
     let c = client();
     let kind = protocol::get_str(data, "kind");

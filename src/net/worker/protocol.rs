@@ -3,7 +3,8 @@
 //! `Uint8Array`s with the buffers transferred (no copy) and their times in one `Float64Array`.
 //!
 //! page -> worker: `load {js, wasm}` (first, read by the loader script, `streamscope-worker_loader.js`:
-//! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`.
+//! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `pull` (post the reads waiting,
+//! every run's: sent when the page is about to draw).
 //! worker -> page: `ready`, `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
 //! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
@@ -18,6 +19,8 @@ pub const READY: &str = "ready";
 pub const START: &str = "start";
 /// Page -> worker: cancel run `run`.
 pub const CANCEL: &str = "cancel";
+/// Page -> worker: post every run's waiting reads now (the page is about to draw them).
+pub const PULL: &str = "pull";
 /// Worker -> page: `fetch()` is called now.
 pub const STARTED: &str = "started";
 /// Worker -> page: response headers arrived.

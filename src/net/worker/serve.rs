@@ -1,7 +1,13 @@
 //! The worker's side: listens for runs, measures each with the same reader loop as the page fallback,
-//! and posts what it records to the page. Reads are posted in batches at most every
-//! [`FLUSH_INTERVAL_MS`] (the first one at once): timestamps are taken when each read resolves, so
-//! batching only paces the page's live view, never the measurement.
+//! and posts what it records to the page. Reads wait in the worker until the page pulls them, as it is
+//! about to draw ([`protocol::PULL`]); only a run's first read goes at once (the live TTFT), and the rest
+//! when the run ends. Timestamps are taken when each read resolves, so batching only paces the page's live
+//! view, never the measurement.
+//!
+//! Why pull, not push: a message per read (at most every 8 ms, as before) woke the page's main thread 50
+//! times a second at 50 events/s, 0.44 ms each, and on 2 cores any main-thread work delays the worker's
+//! next timestamp (measured, BENCHMARKS.md "Where the page's CPU goes"). A drain needs the reads once per
+//! refresh, so one message per refresh carries them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -15,13 +21,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::{self, message, set};
-use crate::net::clock::{now_ms, time_origin_ms};
+use crate::net::clock::time_origin_ms;
 use crate::net::measure::{measure, Abort, RunSink};
 use crate::net::request::RunSpec;
-
-/// Longest time reads wait in the worker before they are posted (a read after a longer quiet spell goes
-/// at once).
-pub const FLUSH_INTERVAL_MS: f64 = 8.0;
 
 /// Whether this wasm runs in the measuring worker (a dedicated worker's scope) rather than on the page.
 pub fn in_worker() -> bool {
@@ -34,9 +36,15 @@ pub fn serve() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
         return;
     };
-    let runs: Rc<RefCell<HashMap<u32, Abort>>> = Rc::default();
+    let runs: Runs = Rc::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
+        if protocol::get_str(&data, "kind").as_deref() == Some(protocol::PULL) {
+            for (&run, (_, batch)) in runs.borrow().iter() {
+                flush(run, batch);
+            }
+            return;
+        }
         let Some(run) = protocol::get_run(&data) else { return };
         match protocol::get_str(&data, "kind").as_deref() {
             Some(protocol::START) => {
@@ -44,7 +52,7 @@ pub fn serve() {
                 wasm_bindgen_futures::spawn_local(run_in_worker(run, spec, runs.clone()));
             }
             Some(protocol::CANCEL) => {
-                if let Some(abort) = runs.borrow().get(&run) {
+                if let Some((abort, _)) = runs.borrow().get(&run) {
                     abort.cancel();
                 }
             }
@@ -88,7 +96,10 @@ async fn warm_up() {
     }
 }
 
-async fn run_in_worker(run: u32, spec_json: String, runs: Rc<RefCell<HashMap<u32, Abort>>>) {
+/// The runs being measured: how to cancel each, and its reads waiting for the page's next pull.
+type Runs = Rc<RefCell<HashMap<u32, (Abort, Rc<RefCell<Batch>>)>>>;
+
+async fn run_in_worker(run: u32, spec_json: String, runs: Runs) {
     let end_now = |message: String| {
         let end = TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false };
         post_end(run, &end, &JsValue::NULL, &JsValue::NULL);
@@ -101,8 +112,8 @@ async fn run_in_worker(run: u32, spec_json: String, runs: Rc<RefCell<HashMap<u32
         Ok(abort) => abort,
         Err(e) => return end_now(e),
     };
-    runs.borrow_mut().insert(run, abort.clone());
     let sink = PostingSink { run, batch: Rc::new(RefCell::new(Batch::default())) };
+    runs.borrow_mut().insert(run, (abort.clone(), sink.batch.clone()));
     let outcome = measure(&spec, &sink, &abort).await;
     flush(run, &sink.batch);
     runs.borrow_mut().remove(&run);
@@ -140,11 +151,11 @@ fn post(message: &JsValue, transfer: Option<&Array>) {
 struct Batch {
     at_ms: Vec<f64>,
     chunks: Vec<Uint8Array>,
-    last_post_ms: Option<f64>,
-    timer: Option<i32>,
+    /// Whether a read was posted yet (the first goes at once).
+    posted: bool,
 }
 
-/// Posts reads to the page in batches (buffers transferred, not copied).
+/// Posts reads to the page in batches when it pulls them (buffers transferred, not copied).
 struct PostingSink {
     run: u32,
     batch: Rc<RefCell<Batch>>,
@@ -170,25 +181,14 @@ impl RunSink for PostingSink {
         // A view on part of a larger buffer is copied, so every transferred buffer is its own.
         let whole = chunk.byte_offset() == 0 && chunk.byte_length() == chunk.buffer().byte_length();
         let chunk = if whole { chunk } else { chunk.slice(0, chunk.length()) };
-        let now = now_ms();
-        let due_in_ms = {
+        let first = {
             let mut b = self.batch.borrow_mut();
             b.at_ms.push(at_ms);
             b.chunks.push(chunk);
-            b.last_post_ms.map_or(0.0, |last| FLUSH_INTERVAL_MS - (now - last))
+            !b.posted
         };
-        if due_in_ms <= 0.0 {
+        if first {
             flush(self.run, &self.batch);
-        } else if self.batch.borrow().timer.is_none() {
-            let (run, batch) = (self.run, self.batch.clone());
-            let callback = Closure::once_into_js(move || {
-                batch.borrow_mut().timer = None;
-                flush(run, &batch);
-            });
-            if let Some(scope) = crate::net::scope::Scope::current() {
-                let id = scope.set_timeout(callback.unchecked_ref(), due_in_ms.ceil() as i32);
-                self.batch.borrow_mut().timer = id;
-            }
         }
     }
 }
@@ -196,15 +196,10 @@ impl RunSink for PostingSink {
 /// Posts every waiting read now.
 fn flush(run: u32, batch: &Rc<RefCell<Batch>>) {
     let mut b = batch.borrow_mut();
-    if let Some(id) = b.timer.take() {
-        if let Some(scope) = crate::net::scope::Scope::current() {
-            scope.clear_timeout(id);
-        }
-    }
-    b.last_post_ms = Some(now_ms());
     if b.at_ms.is_empty() {
         return;
     }
+    b.posted = true;
     let chunks = Array::new();
     let transfer = Array::new();
     for chunk in b.chunks.drain(..) {
