@@ -20,7 +20,7 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{MeasuredIn, Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
-use super::pace::next_drain_delay_ms;
+use super::pace::LIVE_REFRESH_MS;
 use crate::net::clock::now_ms;
 use crate::net::{start_run, Placement, RunFeed, RunHandle, RunSpec, SharedFeed};
 
@@ -282,7 +282,6 @@ impl Session {
             analyzer: None,
             preview_budget: RAW_PREVIEW_TOTAL_BYTES,
             block_main_ms: if publish { block_main_ms() } else { 0.0 },
-            last_drain_ms: now_ms(),
         };
         drain.schedule_frame();
     }
@@ -348,12 +347,10 @@ struct Drain {
     preview_budget: usize,
     /// The main-thread-block test hook, 0 when off or done.
     block_main_ms: f64,
-    /// When the last drain ran (the run's start before the first), on the page's clock.
-    last_drain_ms: f64,
 }
 
 impl Drain {
-    /// Runs the next drain `delay_ms` from now ([`next_drain_delay_ms`]), at the next animation frame
+    /// Runs the next drain `delay_ms` from now ([`LIVE_REFRESH_MS`]), at the next animation frame
     /// after it.
     fn schedule_after(self, delay_ms: f64) {
         let delay = std::time::Duration::from_millis(delay_ms.ceil() as u64);
@@ -410,15 +407,13 @@ impl Drain {
 
     /// Feeds the reads that arrived since the last frame to the analyzer (each exactly once), publishes
     /// what is new, and at the end builds the report from that same analysis. Returns how long to wait
-    /// before the next drain ([`next_drain_delay_ms`]) while the run is going, `None` once it ended.
+    /// before the next drain ([`LIVE_REFRESH_MS`]) while the run is going, `None` once it ended.
     fn frame(&mut self) -> Option<f64> {
         let shared = self.feed.clone();
         let mut feed = shared.borrow_mut();
         let new_reads = feed.take_pending();
         let ended = feed.trace.end.clone();
-        let now = now_ms();
-        let next_delay_ms = next_drain_delay_ms(new_reads.len(), now - self.last_drain_ms);
-        self.last_drain_ms = now;
+        let next_delay_ms = LIVE_REFRESH_MS;
         if self.analyzer.is_none() && (feed.trace.headers_ms.is_some() || !new_reads.is_empty() || ended.is_some()) {
             self.analyzer = Some(Analyzer::new(feed.trace.header("content-type")));
         }
