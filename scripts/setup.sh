@@ -60,6 +60,13 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+# The page's wasm is split after Trunk builds it (scripts/split-wasm.sh, Trunk's post-build hook).
+WASM_SPLIT_VERSION="0.2.4"
+if ! cargo install --list 2>/dev/null | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  log "cargo install wasm-split-cli $WASM_SPLIT_VERSION (takes about 2 minutes)"
+  cargo install --locked --force wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
+fi
+
 # wasm-opt 132 from npm: Debian's binaryen 108 produces a wasm that dies at start-up.
 if [ "$("$ROOT/tools/node_modules/.bin/wasm-opt" --version 2>/dev/null | awk '{print $3}')" != "132" ]; then
   log "npm ci in tools/ (binaryen 132 for wasm-opt)"
@@ -73,4 +80,4 @@ mkdir -p "$CARGO_TARGET_DIR"
 
 # Trunk builds offline (no tool downloads, cargo --offline), so fetch crates once here.
 (cd "$ROOT" && cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked)
-log "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-opt 132, $(chromium --version 2>/dev/null | tr -d '\n' || true)"
+log "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-split-cli $WASM_SPLIT_VERSION, wasm-opt 132, $(chromium --version 2>/dev/null | tr -d '\n' || true)"

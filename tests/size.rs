@@ -1,6 +1,9 @@
-//! The size check of issue 13: every wasm file of the built page (what the browser downloads), gzipped
-//! with `gzip -9 -n`, must add up to no more than [`RATCHET_WASM_GZIP_BYTES`]. The one number the test
-//! command checks, because it does not depend on the machine's load (BENCHMARKS.md, "Size").
+//! The size check of issue 13. The page's wasm comes in two kinds of file (src/ui/split.rs): the main
+//! module, which the page and its worker load before the page works, and the chunks of the parts that
+//! come after it (the panels shown after a run or on demand), fetched once the page has mounted. Each
+//! file gzipped with `gzip -9 -n`: the main module must stay within [`RATCHET_MAIN_WASM_GZIP_BYTES`] and
+//! all of them together within [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks,
+//! because they do not depend on the machine's load (BENCHMARKS.md, "Size").
 //!
 //! Environment: `STREAMSCOPE_DIST` (the built page, `trunk build --release`; default `<workspace>/dist`).
 
@@ -8,41 +11,69 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The issue's budget for the gzipped wasm: 200 KB. NOT met yet: see [`RATCHET_WASM_GZIP_BYTES`].
-const BUDGET_WASM_GZIP_BYTES: u64 = 200_000;
+/// The issue's budget for the gzipped wasm a reader downloads before the page works: 200 KB. NOT met
+/// yet: see [`RATCHET_MAIN_WASM_GZIP_BYTES`].
+const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped wasm as measured (466,931 B on 2026-12-03: main with the page's
-/// English words built in and the Chinese ones loaded from zh-CN.txt beside the page, structs read from
-/// JSON objects only, and one writer per report shape), rounded up to the next 5 KB. The English
-/// catalogue of findings, report sentences and page labels is in it; the Chinese one (15.2 KB gzipped)
-/// is fetched only by a page that speaks Chinese (BENCHMARKS.md, "Size").
-/// The issue's budget is 200 KB ([`BUDGET_WASM_GZIP_BYTES`]) and is not yet met. Lower this constant
-/// whenever the wasm shrinks; never raise it to let a change in.
-const RATCHET_WASM_GZIP_BYTES: u64 = 470_000;
+/// A ratchet, not the budget: the gzipped main module as measured (358,007 B on 2026-12-05, with the seven
+/// panels shown after a run or on demand split off), rounded up to the next 5 KB. It was 470,000 B for
+/// the one unsplit wasm. Lower this constant whenever the main module shrinks; never raise it to let a
+/// change in.
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 360_000;
+
+/// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
+/// part downloads), as measured (515,844 B on 2026-12-05), rounded up to the next 5 KB. Splitting costs
+/// bytes in all (each chunk repeats its imports and exports and compresses on its own): the unsplit
+/// page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm"). Never raise it to let a change in.
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 520_000;
 
 #[test]
-fn the_gzipped_wasm_stays_within_the_ratchet() {
+fn the_gzipped_wasm_stays_within_the_ratchets() {
     let dist = streamscope_e2e::built_page_dir();
     let files = wasm_files(&dist);
-    assert!(!files.is_empty(), "no .wasm file in {}: is it a release build (trunk build --release)?", dist.display());
+    let main: Vec<&PathBuf> = files.iter().filter(|f| is_main_module(f)).collect();
+    assert_eq!(
+        main.len(),
+        1,
+        "expected one main module (streamscope-<hash>_bg.wasm) in {}, found {main:?}: is it a release build \
+         (trunk build --release)?",
+        dist.display()
+    );
     let mut lines = String::new();
-    let mut total_bytes = 0;
+    let (mut main_bytes, mut total_bytes) = (0, 0);
     for file in &files {
         let (raw, gzipped) = (std::fs::metadata(file).expect("a wasm file's size").len(), gzip_len(file));
         total_bytes += gzipped;
+        if is_main_module(file) {
+            main_bytes = gzipped;
+        }
         lines += &format!("{:<48} {raw:>9} B raw {gzipped:>8} B gzip -9\n", file.file_name().unwrap_or_default().to_string_lossy());
     }
     lines += &format!(
-        "wasm gzip total {total_bytes} B; ratchet {RATCHET_WASM_GZIP_BYTES} B; issue 13's budget {BUDGET_WASM_GZIP_BYTES} B ({})\n",
-        if total_bytes <= BUDGET_WASM_GZIP_BYTES { "met" } else { "not met yet" }
+        "main module gzip {main_bytes} B; ratchet {RATCHET_MAIN_WASM_GZIP_BYTES} B; issue 13's budget {BUDGET_MAIN_WASM_GZIP_BYTES} B ({})\n\
+         all {} wasm files gzip {total_bytes} B; ratchet {RATCHET_ALL_WASM_GZIP_BYTES} B\n",
+        if main_bytes <= BUDGET_MAIN_WASM_GZIP_BYTES { "met" } else { "not met yet" },
+        files.len(),
     );
     // Straight to stderr, past the test harness's capture: the figures show on a passing run too.
     let _ = std::io::stderr().write_all(lines.as_bytes());
+    assert!(files.len() > 1, "the page's wasm is not split (one file): the build's split step did not run:\n{lines}");
     assert!(
-        total_bytes <= RATCHET_WASM_GZIP_BYTES,
-        "the gzipped wasm grew past the ratchet ({total_bytes} B > {RATCHET_WASM_GZIP_BYTES} B):\n{lines}\
-         find what grew (BENCHMARKS.md, \"Size\": twiggy on a build with names) and remove the cause"
+        main_bytes <= RATCHET_MAIN_WASM_GZIP_BYTES,
+        "the gzipped main module grew past its ratchet ({main_bytes} B > {RATCHET_MAIN_WASM_GZIP_BYTES} B):\n{lines}\
+         find what grew (BENCHMARKS.md, \"Size\": twiggy on a build with names) and remove the cause, or move \
+         what the page does not need before a run into a part of its own (src/ui/split.rs)"
     );
+    assert!(
+        total_bytes <= RATCHET_ALL_WASM_GZIP_BYTES,
+        "the gzipped wasm files grew past their ratchet ({total_bytes} B > {RATCHET_ALL_WASM_GZIP_BYTES} B):\n{lines}\
+         find what grew (BENCHMARKS.md, \"Size\") and remove the cause"
+    );
+}
+
+/// Whether `file` is the main module (Trunk's `NAME-<hash>_bg.wasm`; chunks are `split_*` and `chunk_*`).
+fn is_main_module(file: &Path) -> bool {
+    file.file_name().is_some_and(|n| n.to_string_lossy().ends_with("_bg.wasm"))
 }
 
 /// The `.wasm` files directly in `dist`, sorted by name.

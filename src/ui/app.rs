@@ -3,19 +3,13 @@
 use leptos::prelude::*;
 use streamscope_core::config::page_config::PageConfig;
 
-use super::cache_connection::CacheAndConnection;
-use super::compare_panel::ComparePanel;
-use super::hops_panel::HopsPanel;
 use super::lang::{provide_lang, say, LangSwitch};
 use streamscope_core::i18n::keys::UiKey;
-use super::sweep_panel::SweepPanel;
 use super::findings::Findings;
-use super::handoff::Handoff;
 use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
-use super::prefix_check::PrefixCheckPanel;
+use super::parts::{after_text_panels, campaign_panels, preload_all};
 use super::query::{page_origin, query_pairs};
-use super::raw_view::RawView;
 use super::report_json::ReportJson;
 use super::session::Session;
 use super::text_view::TextView;
@@ -34,8 +28,13 @@ pub fn App() -> impl IntoView {
     crate::net::worker::client::warm_up();
 
     if run_on_load {
+        // Also after the parts that come after the page have arrived (their chunks compile on this
+        // thread); one that did not says so in its place, and the run goes on.
         when_settled(move || {
-            session.start_campaign(form.config(), plan_from_form(&form));
+            leptos::task::spawn_local(async move {
+                let _ = preload_all().await;
+                session.start_campaign(form.config(), plan_from_form(&form));
+            });
         });
     }
 
@@ -49,16 +48,11 @@ pub fn App() -> impl IntoView {
             // The verdict in plain words first: a support link (`run=1`) opens on the answer.
             <Findings session=session />
             <RequestForm form=form session=session />
-            <ComparePanel session=session />
-            <SweepPanel session=session />
-            <HopsPanel session=session />
-            <CacheAndConnection session=session />
-            <PrefixCheckPanel form=form />
+            {campaign_panels(session, form)}
             <MetricsPanel session=session />
             <Timeline session=session />
             <TextView session=session />
-            <RawView session=session />
-            <Handoff session=session />
+            {after_text_panels(session)}
             <ReportJson session=session />
         </main>
     }

@@ -43,3 +43,21 @@ pub(crate) fn shared(static_dir: PathBuf) -> SocketAddr {
             .expect("the lab thread died before listening")
     })
 }
+
+/// A lab of its own (not the shared one) serving `static_dir`, for a scenario that needs the page's
+/// files changed (a copy with one removed); it lives as long as the test process.
+pub fn private(static_dir: PathBuf) -> SocketAddr {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("streamscope-private-lab".into())
+        .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("lab runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind the private lab");
+                sender.send(listener.local_addr().expect("lab address")).expect("report lab address");
+                serve(listener, LabConfig { static_dir: Some(static_dir), ..LabConfig::default() }).await;
+            });
+        })
+        .expect("spawn the private lab thread");
+    receiver.recv().expect("the private lab thread died before listening")
+}

@@ -131,6 +131,12 @@ pub fn shared_lab() -> SocketAddr {
     lab::shared(dist::dist_dir())
 }
 
+/// A lab of its own serving `static_dir` (a changed copy of the built page), with the reference
+/// streams like the shared one; it lives as long as the test process. Open it with [`Page::open_url`].
+pub fn private_lab(static_dir: std::path::PathBuf) -> SocketAddr {
+    lab::private(static_dir)
+}
+
 /// The built page's directory (`STREAMSCOPE_DIST`, default `<workspace>/dist`); panics with the build
 /// command when it holds no `index.html`.
 pub fn built_page_dir() -> std::path::PathBuf {

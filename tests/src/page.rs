@@ -274,20 +274,31 @@ impl Page {
         }
     }
 
-    /// Types `text` into the element with this `data-testid`.
-    pub async fn type_into(&self, testid: &str, text: &str) {
+    /// The element with this `data-testid` (and its CSS selector), waiting up to 10 s for it to be in the
+    /// DOM: a panel may be drawn a moment after the page mounts (a lazily loaded one, BENCHMARKS.md,
+    /// "Splitting the wasm"), and an action on it must not race that.
+    async fn element(&self, testid: &str) -> (String, fantoccini::elements::Element) {
         let css = format!("[data-testid=\"{testid}\"]");
         let element = self
             .client
-            .find(fantoccini::Locator::Css(&css))
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(fantoccini::Locator::Css(&css))
             .await
-            .unwrap_or_else(|err| panic!("no element {css}: {err}"));
+            .unwrap_or_else(|err| panic!("no element {css} within 10 s: {err}"));
+        (css, element)
+    }
+
+    /// Types `text` into the element with this `data-testid`.
+    pub async fn type_into(&self, testid: &str, text: &str) {
+        let (css, element) = self.element(testid).await;
         element.send_keys(text).await.unwrap_or_else(|err| panic!("cannot type into {css}: {err}"));
     }
 
     /// Sets the value of the input or textarea with this `data-testid` at once, as a paste does, and
     /// fires its `input` event (typing a large export key by key would take minutes).
     pub async fn paste(&self, testid: &str, text: &str) {
+        self.element(testid).await;
         let script = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
                       e.value = arguments[1]; e.dispatchEvent(new Event('input', {bubbles: true}));";
         self.client.execute(script, vec![Value::from(testid), Value::from(text)]).await.expect("paste");
@@ -295,12 +306,7 @@ impl Page {
 
     /// Clicks the element with this `data-testid`.
     pub async fn click(&self, testid: &str) {
-        let css = format!("[data-testid=\"{testid}\"]");
-        let element = self
-            .client
-            .find(fantoccini::Locator::Css(&css))
-            .await
-            .unwrap_or_else(|err| panic!("no element {css}: {err}"));
+        let (css, element) = self.element(testid).await;
         element.click().await.unwrap_or_else(|err| panic!("cannot click {css}: {err}"));
     }
 

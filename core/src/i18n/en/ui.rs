@@ -24,5 +24,6 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::ReportJsonAria => "Report JSON",
         UiKey::ReportJsonHeading => "Report (JSON)",
         UiKey::LanguageUnavailable => "The words of this language could not be loaded ({reason}), so the page speaks English.",
+        UiKey::PartUnavailable => "This part of the page did not load ({part}): the network dropped, or the page was updated on the server since it opened. Reload the page; what you measured is still shown above.",
     }
 }

@@ -25,5 +25,7 @@ key_group! {
         ReportJsonHeading,
         /// Beside the switcher when a language's words could not be loaded (`lang.rs`).
         LanguageUnavailable,
+        /// In place of a part of the page whose code, loaded after the page, did not arrive (`split.rs`).
+        PartUnavailable,
     }
 }

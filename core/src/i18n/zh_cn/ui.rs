@@ -24,5 +24,6 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::ReportJsonAria => "JSON 报告",
         UiKey::ReportJsonHeading => "报告（JSON）",
         UiKey::LanguageUnavailable => "无法加载该语言的文字（{reason}），页面暂以英文显示。",
+        UiKey::PartUnavailable => "页面的这一部分未能加载（{part}）：网络中断，或页面打开后服务器上的版本已更新。请刷新页面；已测得的结果仍显示在上方。",
     }
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Trunk's post-build hook (Trunk.toml): splits the page's wasm into the module the page loads first and
+# the chunks of the parts that come after it (src/ui/split.rs; BENCHMARKS.md, Size, "Splitting the wasm").
+#
+# Trunk 0.21 cannot split (trunk-rs/trunk#1022): it builds the page with the `split` feature (index.html,
+# data-cargo-features) and writes its glue and wasm; this hook then takes cargo's own output (linked with
+# relocations, build.rs), splits it with wasm-split-cli, runs wasm-bindgen (--keep-lld-exports: the chunks
+# import the main module's function table) and, for a release build, `wasm-opt -Oz` on every module,
+# and puts the results in Trunk's staging folder:
+#   - the glue and main module under Trunk's hashed names, with index.html's integrity hashes redone;
+#   - the chunks and their loader as NAME-<id>.wasm and __wasm_split-<id>.js, <id> from the input module,
+#     so a deploy never mixes one build's chunks with another's main module.
+# A split build that is not split does not load (its parts import from `__wasm_split_placeholder__`), so a
+# failure here fails the build.
+#
+# Needs wasm-split-cli, wasm-bindgen and wasm-opt on PATH (scripts/setup.sh installs them).
+set -euo pipefail
+fail() { echo "[split-wasm] $*" >&2; exit 1; }
+stage="${TRUNK_STAGING_DIR:?run by trunk as a post-build hook (Trunk.toml)}"
+profile="${TRUNK_PROFILE:-release}"
+for tool in wasm-split-cli wasm-bindgen wasm-opt; do
+  command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
+done
+
+target_dir="${CARGO_TARGET_DIR:-}"
+if [ -z "$target_dir" ]; then
+  target_dir="$(cargo metadata --format-version 1 --no-deps --offline |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+fi
+input="$target_dir/wasm32-unknown-unknown/$profile/streamscope.wasm"
+[ -f "$input" ] || fail "no $input: did trunk build the page with the split feature?"
+
+glue="$(cd "$stage" && ls streamscope-*.js 2>/dev/null | grep -v worker_loader || true)"
+[ "$(printf '%s\n' "$glue" | grep -c .)" = 1 ] || fail "expected one streamscope-<hash>.js in $stage, found: ${glue:-none}"
+main_wasm="${glue%.js}_bg.wasm"
+[ -f "$stage/$main_wasm" ] || fail "no $main_wasm beside $glue in $stage"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+id="$(sha256sum "$input" | cut -c1-16)"
+wasm-split-cli --target web --out-name streamscope "$input" "$work/split" >/dev/null
+wasm-bindgen --keep-lld-exports --target web --no-typescript --out-dir "$work/bindgen" "$work/split/streamscope.wasm"
+
+optimize() { # optimize IN OUT
+  if [ "$profile" = release ]; then wasm-opt -Oz "$1" -o "$2"; else cp "$1" "$2"; fi
+}
+optimize "$work/bindgen/streamscope_bg.wasm" "$stage/$main_wasm"
+
+# The glue imports the chunks' loader `from "./__wasm_split.js"` (the module name wasm-split-cli gives
+# the main module's imports; the wasm itself keeps that name as its import key): it must name this
+# build's loader.
+loader="__wasm_split-$id.js"
+rewrite() { # rewrite FILE FROM TO [once]: every FROM (at least one; exactly one with `once`)
+  local n
+  n="$(grep -o -F -- "$2" "$1" | wc -l || true)"
+  if [ "$n" -lt 1 ] || { [ "${4:-}" = once ] && [ "$n" != 1 ]; }; then
+    fail "$(basename "$1"): expected $2 ${4:-at least once}, found it $n times (wasm-split-cli or wasm-bindgen changed?)"
+  fi
+  FROM="$2" TO="$3" perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/g' "$1"
+}
+cp "$work/bindgen/streamscope.js" "$work/glue.js"
+rewrite "$work/glue.js" 'from "./__wasm_split.js"' "from \"./$loader\""
+cp "$work/glue.js" "$stage/$glue"
+if [ -d "$work/bindgen/snippets" ]; then
+  rm -rf "$stage/snippets" && cp -r "$work/bindgen/snippets" "$stage/snippets"
+fi
+
+cp "$work/split/__wasm_split.js" "$work/loader.js"
+rewrite "$work/loader.js" 'from "./streamscope.js"' "from \"./$glue\"" once
+chunks=0
+for f in "$work"/split/*.wasm; do
+  name="$(basename "$f" .wasm)"
+  [ "$name" = streamscope ] && continue
+  optimize "$f" "$stage/$name-$id.wasm"
+  rewrite "$work/loader.js" "\"./$name.wasm\"" "\"./$name-$id.wasm\"" once
+  chunks=$((chunks + 1))
+done
+[ "$chunks" -gt 0 ] || fail "wasm-split-cli made no chunk: is the split feature on (index.html, data-cargo-features)?"
+cp "$work/loader.js" "$stage/$loader"
+
+# index.html's integrity hashes name the glue and main module as Trunk wrote them: redo them.
+for f in "$glue" "$main_wasm"; do
+  grep -q "href=\"./$f\"" "$stage/index.html" || fail "index.html does not name ./$f"
+  hash="sha384-$(openssl dgst -sha384 -binary "$stage/$f" | base64 -w0)"
+  sed -i -E "s#(href=\"\./$f\"[^>]*integrity=\")[^\"]+#\1$hash#" "$stage/index.html"
+done
+echo "[split-wasm] $main_wasm $(stat -c %s "$stage/$main_wasm") B and $chunks chunks ($loader)" >&2

@@ -1,0 +1,77 @@
+//! Parts of the page whose code comes after the page (issue 13's size budget): each is a function whose
+//! code the build moves into a wasm chunk of its own (wasm_split, through Leptos's re-export), fetched
+//! the first time it is called. The first download then holds only what the form, the verdict and the
+//! live panels need (BENCHMARKS.md, Size, "Splitting the wasm").
+//!
+//! Only a build with the `split` feature splits (Trunk's, with `scripts/split-wasm.sh` as its post-build
+//! hook: a split build that is not split afterwards does not load). Without it (the wasm tests, a plain
+//! `cargo build`) every part is an ordinary async function that cannot fail to load.
+//!
+//! A chunk can fail to arrive (the network dropped, or a deploy replaced the files since the page
+//! opened): the part then says so in place, [`PartMissing`], and everything already measured stays.
+
+use std::future::Future;
+
+use leptos::prelude::*;
+use streamscope_core::i18n::keys::UiKey;
+use streamscope_core::i18n::Text;
+
+use super::lang::lang_getter;
+
+/// A part's code did not load. The load is tried again at the next call (wasm_split caches only a
+/// success).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartMissing;
+
+impl From<leptos::wasm_split::SplitLoaderError> for PartMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        PartMissing
+    }
+}
+
+/// Declares a part: `split_part!(preload_name; fn name(arg: Type, ...) -> Output { body })` becomes
+/// `async fn name(...) -> Result<Output, PartMissing>` whose code is in chunk `split_name`, and
+/// `async fn preload_name() -> Result<(), PartMissing>` that fetches that chunk without calling it.
+macro_rules! split_part {
+    ($preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(feature = "split")]
+        $(#[$meta])*
+        #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::split::PartMissing> {
+            Ok($body)
+        }
+
+        #[cfg(not(feature = "split"))]
+        $(#[$meta])*
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::split::PartMissing> {
+            Ok($body)
+        }
+
+        /// Fetches this part's code without running it (nothing to fetch in a build that does not split).
+        #[cfg(not(feature = "split"))]
+        $vis async fn $preload() -> Result<(), leptos::wasm_split::SplitLoaderError> {
+            Ok(())
+        }
+    };
+}
+pub(crate) use split_part;
+
+/// A panel from its part: nothing until its code is there, then the panel, or a note in its place that
+/// it did not load. `part` names it in that note (and in `data-part`).
+pub fn lazy_panel<F>(part: &'static str, load: F) -> impl IntoView
+where
+    F: Future<Output = Result<AnyView, PartMissing>> + Send + 'static,
+{
+    let lang = lang_getter();
+    Suspend::new(async move {
+        match load.await {
+            Ok(panel) => panel,
+            Err(PartMissing) => view! {
+                <section class="card part-missing" data-testid="part-missing" data-part=part role="alert">
+                    <p>{move || Text::msg(UiKey::PartUnavailable).with("part", part).render(lang())}</p>
+                </section>
+            }
+            .into_any(),
+        }
+    })
+}

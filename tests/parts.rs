@@ -1,0 +1,77 @@
+//! The page's parts that come after it (src/ui/split.rs): the first download is the main module, the
+//! panels shown after a run come from chunks of their own, and a chunk that does not arrive ends in a
+//! note in its place while the page still measures. Needs the built page (`trunk build --release`,
+//! which splits it) and chromium.
+
+use std::path::{Path, PathBuf};
+
+use streamscope_e2e::{built_page_dir, private_lab, with_page, Page};
+
+/// The chunk file of `part` (wasm-split-cli names it `split_<function>`; scripts/split-wasm.sh adds the
+/// build's id) in `dist`.
+fn chunk_of(dist: &Path, part: &str) -> PathBuf {
+    let prefix = format!("split_{part}-");
+    let found: Vec<PathBuf> = std::fs::read_dir(dist)
+        .unwrap_or_else(|err| panic!("{}: {err}", dist.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name.starts_with(&prefix) && name.ends_with(".wasm")
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "expected one chunk {prefix}*.wasm in {}, found {found:?}", dist.display());
+    found.into_iter().next().unwrap_or_default()
+}
+
+/// A copy of the built page in a fresh folder.
+fn copy_of_page(into: &Path) {
+    let _ = std::fs::remove_dir_all(into);
+    std::fs::create_dir_all(into).expect("a folder for the copy");
+    for entry in std::fs::read_dir(built_page_dir()).expect("the built page") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, into.join(path.file_name().unwrap_or_default())).expect("copy a file");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_panel_that_comes_after_the_page_arrives() {
+    let dist = built_page_dir();
+    for part in ["compare_panel", "sweep_panel", "hops_panel", "cache_panel", "prefix_panel", "raw_panel", "share_panel"] {
+        chunk_of(&dist, part);
+    }
+    with_page(|page: Page| async move {
+        page.open("").await;
+        // One element of each part that is there before any run.
+        for testid in ["prefix-toggle", "raw-toggle", "import-text"] {
+            page.wait_for_testid_count(testid, 1, std::time::Duration::from_secs(10)).await;
+        }
+        assert_eq!(page.testid_count("part-missing").await, 0, "{}", page.body_text().await);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_part_whose_code_does_not_arrive_says_so_and_the_page_still_measures() {
+    let copy = std::env::temp_dir().join(format!("streamscope-parts-{}", std::process::id()));
+    copy_of_page(&copy);
+    std::fs::remove_file(chunk_of(&copy, "share_panel")).expect("remove the share panel's chunk");
+    let lab = private_lab(copy.clone());
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
+        assert_eq!(report.json["content_events"], 20, "{}", report.text);
+        let note = page.wait_for_testid_text("part-missing", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
+        assert!(note.contains("did not load (share)") && note.contains("Reload the page"), "{note}");
+        assert_eq!(page.testid_attr("part-missing", "data-part").await.as_deref(), Some("share"));
+        assert_eq!(page.testid_count("part-missing").await, 1, "only the share panel is missing");
+        // The other parts are there.
+        assert_eq!(page.testid_count("raw-toggle").await, 1, "{}", page.body_text().await);
+        assert_eq!(page.testid_count("import-text").await, 0);
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
