@@ -41,8 +41,15 @@ id="$(sha256sum "$input" | cut -c1-16)"
 wasm-split-cli --target web --out-name streamscope "$input" "$work/split" >/dev/null
 wasm-bindgen --keep-lld-exports --target web --no-typescript --out-dir "$work/bindgen" "$work/split/streamscope.wasm"
 
+# The chunks come from cargo's output with its names section (wasm-bindgen strips the main module's):
+# --strip-debug drops it.
 optimize() { # optimize IN OUT
-  if [ "$profile" = release ]; then wasm-opt -Oz "$1" -o "$2"; else cp "$1" "$2"; fi
+  if [ "$profile" = release ]; then
+    # Its names subsection for fields (id 3), which binaryen 132 reads past with a warning per chunk.
+    wasm-opt -Oz --strip-debug --strip-producers "$1" -o "$2" 2> >(grep -v 'unknown name subsection' >&2)
+  else
+    cp "$1" "$2"
+  fi
 }
 optimize "$work/bindgen/streamscope_bg.wasm" "$stage/$main_wasm"
 

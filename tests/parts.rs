@@ -75,3 +75,22 @@ async fn a_part_whose_code_does_not_arrive_says_so_and_the_page_still_measures()
     .await;
     let _ = std::fs::remove_dir_all(&copy);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_report_part_nothing_is_measured_and_the_page_says_why() {
+    let copy = std::env::temp_dir().join(format!("streamscope-parts-report-{}", std::process::id()));
+    copy_of_page(&copy);
+    std::fs::remove_file(chunk_of(&copy, "report")).expect("remove the report's chunk");
+    let lab = private_lab(copy.clone());
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "error", "{}", report.text);
+        let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
+        assert!(said.contains("did not load (report)"), "{said}");
+        // No run started: nothing was read.
+        assert_eq!(page.testid_text("raw-count").await.as_deref().map(str::trim), Some("0"), "{}", page.body_text().await);
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}

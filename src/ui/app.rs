@@ -8,7 +8,7 @@ use streamscope_core::i18n::keys::UiKey;
 use super::findings::Findings;
 use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
-use super::parts::{after_text_panels, campaign_panels, preload_all};
+use super::parts::{after_text_panels, campaign_panels, ensure_report_part, preload_all};
 use super::query::{page_origin, query_pairs};
 use super::report_json::ReportJson;
 use super::session::Session;
@@ -24,8 +24,12 @@ pub fn App() -> impl IntoView {
     provide_lang(form.lang_choice());
     let session = Session::new();
     on_cleanup(move || session.cancel());
-    // Start the measuring worker now, so its wasm is compiled before the first run.
+    // Start the measuring worker now, so its wasm is compiled before the first run; and fetch the part
+    // that derives reports (a run starts only once it is here).
     crate::net::worker::client::warm_up();
+    leptos::task::spawn_local(async {
+        let _ = ensure_report_part().await;
+    });
 
     if run_on_load {
         // Also after the parts that come after the page have arrived (their chunks compile on this

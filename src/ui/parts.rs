@@ -1,5 +1,9 @@
 //! The page's parts that come after it ([`super::split`]): the panels a reader needs only after a run or
-//! on demand. Each is fetched as soon as the page has mounted, so it is there by the time a run ends.
+//! on demand, and the derivation of a run's report and of a campaign's. Each is fetched as soon as the
+//! page has mounted; a campaign starts only once the report's part is there ([`ensure_report_part`]),
+//! so that no measured run waits for code, or is lost for want of it.
+
+use std::cell::Cell;
 
 use leptos::prelude::*;
 
@@ -12,46 +16,84 @@ use super::prefix_check::PrefixCheckPanel;
 use super::raw_view::RawView;
 use super::session::Session;
 use super::split::{split_part, PartMissing};
+use streamscope_core::analysis::Analysis;
+use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
+use streamscope_core::report::Report;
+use streamscope_core::trace::Trace;
 use super::sweep_panel::SweepPanel;
 
-split_part!(preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
+split_part!(compare_panel, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
     view! { <ComparePanel session=session /> }.into_any()
 });
 
-split_part!(preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
+split_part!(sweep_panel, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
     view! { <SweepPanel session=session /> }.into_any()
 });
 
-split_part!(preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
+split_part!(hops_panel, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
     view! { <HopsPanel session=session /> }.into_any()
 });
 
-split_part!(preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
+split_part!(cache_panel, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
     view! { <CacheAndConnection session=session /> }.into_any()
 });
 
-split_part!(preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
+split_part!(prefix_panel, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
     view! { <PrefixCheckPanel form=form /> }.into_any()
 });
 
-split_part!(preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
+split_part!(raw_panel, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
     view! { <RawView session=session /> }.into_any()
 });
 
-split_part!(preload_share_panel; fn share_panel(session: Session) -> AnyView {
+split_part!(share_panel, preload_share_panel; fn share_panel(session: Session) -> AnyView {
     view! { <Handoff session=session /> }.into_any()
 });
 
-/// Fetches every part's code; `Err` when one did not arrive (that part says so where it would be).
-pub async fn preload_all() -> Result<(), PartMissing> {
-    preload_compare_panel().await?;
-    preload_sweep_panel().await?;
-    preload_hops_panel().await?;
-    preload_cache_panel().await?;
-    preload_prefix_panel().await?;
-    preload_raw_panel().await?;
-    preload_share_panel().await?;
+split_part!(report, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
+    let report = Report::from_analysis(&trace, &analysis);
+    (trace, analysis, report)
+});
+
+split_part!(report, preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
+    CampaignReport::of(runs, &layout)
+});
+
+thread_local! {
+    /// Whether the report's part has loaded (it stays loaded).
+    static REPORT_PART_LOADED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the report's part is loaded: then [`derive_report`] and [`derive_campaign`] are ready at
+/// their first poll.
+pub fn report_part_loaded() -> bool {
+    REPORT_PART_LOADED.with(Cell::get)
+}
+
+/// Fetches the report's part (once; a failure is tried again at the next call).
+pub async fn ensure_report_part() -> Result<(), PartMissing> {
+    if !report_part_loaded() {
+        preload_report().await?;
+        preload_campaign_report().await?;
+        REPORT_PART_LOADED.with(|loaded| loaded.set(true));
+    }
     Ok(())
+}
+
+/// Fetches every part's code (each tried even when one before it failed); `Err` when one did not arrive
+/// (that part says so where it would be).
+pub async fn preload_all() -> Result<(), PartMissing> {
+    let loads = [
+        ensure_report_part().await,
+        preload_compare_panel().await.map_err(PartMissing::from),
+        preload_sweep_panel().await.map_err(PartMissing::from),
+        preload_hops_panel().await.map_err(PartMissing::from),
+        preload_cache_panel().await.map_err(PartMissing::from),
+        preload_prefix_panel().await.map_err(PartMissing::from),
+        preload_raw_panel().await.map_err(PartMissing::from),
+        preload_share_panel().await.map_err(PartMissing::from),
+    ];
+    loads.into_iter().collect()
 }
 
 /// The panels of the compare, sweep and hop-ladder campaigns and the cache and connection card, in the

@@ -20,6 +20,9 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{MeasuredIn, Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
+use super::parts::{derive_campaign, derive_report, ensure_report_part, report_part_loaded};
+use super::split::{now_or_later, PartMissing};
+use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
 use crate::net::clock::now_ms;
 use crate::net::{start_run, Placement, RunFeed, RunHandle, RunSpec, SharedFeed};
@@ -169,6 +172,22 @@ impl Session {
             self.state.set(RunState::Error);
             return;
         }
+        if !report_part_loaded() {
+            // Nothing is measured before the code that derives its report is here: a run that ended
+            // without it would wait, or be lost if it never came.
+            self.state.set(RunState::Running);
+            leptos::task::spawn_local(async move {
+                match ensure_report_part().await {
+                    Ok(()) => self.start_campaign(config, plan),
+                    Err(PartMissing) => {
+                        self.campaign.set(None);
+                        self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", "report")));
+                        self.state.set(RunState::Error);
+                    }
+                }
+            });
+            return;
+        }
         self.start_error.set(None);
         self.local.update_value(|l| l.campaign_id += 1);
         self.config.set(Some(config));
@@ -219,10 +238,28 @@ impl Session {
             self.state.set(if self.start_error.get_untracked().is_some() { RunState::Error } else { RunState::Idle });
             return;
         }
-        let campaign = CampaignReport::of(runs, &self.layout.get_untracked());
-        let state = if campaign.failed() { RunState::Error } else { RunState::Done };
-        self.campaign.set(Some(campaign));
-        self.state.set(state);
+        let campaign_id = self.local.with_value(|l| l.campaign_id);
+        now_or_later(derive_campaign(runs, self.layout.get_untracked()), move |campaign| {
+            if self.local.try_with_value(|l| l.campaign_id) != Some(campaign_id) {
+                return;
+            }
+            match campaign {
+                Ok(campaign) => {
+                    let state = if campaign.failed() { RunState::Error } else { RunState::Done };
+                    self.campaign.set(Some(campaign));
+                    self.state.set(state);
+                }
+                Err(PartMissing) => self.part_missing(),
+            }
+        });
+    }
+
+    /// The report's part was not there when a run ended (it is fetched before any run starts, so only
+    /// if that was bypassed): say so instead of a report.
+    fn part_missing(self) {
+        self.campaign.set(None);
+        self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", "report")));
+        self.state.set(RunState::Error);
     }
 
     /// A run ended: keep it (the findings card shows it when it is the run the live panels follow); once
@@ -460,13 +497,16 @@ impl Drain {
         let trace = std::mem::take(&mut feed.trace);
         drop(feed);
         let analysis = self.analyzer.take().map(|a| a.into_analysis()).unwrap_or_default();
-        let report = Report::from_analysis(&trace, &analysis);
-        let live = if self.publish {
-            self.session.live.get_untracked()
-        } else {
-            LiveView::of_run(self.run_id, &trace, &analysis)
-        };
-        self.session.run_ended(RunRecord { side: self.tag.side, group: self.tag.group, report, live, trace }, self.publish);
+        let (session, tag, publish, run_id, campaign_id) = (self.session, self.tag, self.publish, self.run_id, self.campaign_id);
+        // In this same task: the report's part is loaded before any run starts.
+        now_or_later(derive_report(trace, analysis), move |derived| {
+            if session.local.try_with_value(|l| l.campaign_id) != Some(campaign_id) {
+                return;
+            }
+            let Ok((trace, analysis, report)) = derived else { return session.part_missing() };
+            let live = if publish { session.live.get_untracked() } else { LiveView::of_run(run_id, &trace, &analysis) };
+            session.run_ended(RunRecord { side: tag.side, group: tag.group, report, live, trace }, publish);
+        });
         None
     }
 

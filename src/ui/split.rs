@@ -29,14 +29,15 @@ impl From<leptos::wasm_split::SplitLoaderError> for PartMissing {
     }
 }
 
-/// Declares a part: `split_part!(preload_name; fn name(arg: Type, ...) -> Output { body })` becomes
-/// `async fn name(...) -> Result<Output, PartMissing>` whose code is in chunk `split_name`, and
-/// `async fn preload_name() -> Result<(), PartMissing>` that fetches that chunk without calling it.
+/// Declares a part: `split_part!(chunk, preload_name; fn name(arg: Type, ...) -> Output { body })` becomes
+/// `async fn name(...) -> Result<Output, PartMissing>` whose code is in chunk `split_<chunk>` (parts that
+/// name the same chunk share it), and `async fn preload_name() -> Result<(), SplitLoaderError>` that
+/// fetches that chunk without calling anything.
 macro_rules! split_part {
-    ($preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    ($chunk:ident, $preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         #[cfg(feature = "split")]
         $(#[$meta])*
-        #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+        #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::split::PartMissing> {
             Ok($body)
         }
@@ -55,6 +56,23 @@ macro_rules! split_part {
     };
 }
 pub(crate) use split_part;
+
+/// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
+/// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a
+/// run follows its last read in the same task whenever the report's part is there, as it is once
+/// [`super::parts::ensure_report_part`] has succeeded.
+pub fn now_or_later<F>(future: F, then: impl FnOnce(F::Output) + 'static)
+where
+    F: Future + 'static,
+{
+    use std::task::{Context, Poll, Waker};
+    let mut future = Box::pin(future);
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => then(output),
+        // The next poll (the task's) replaces the waker.
+        Poll::Pending => leptos::task::spawn_local(async move { then(future.await) }),
+    }
+}
 
 /// A panel from its part: nothing until its code is there, then the panel, or a note in its place that
 /// it did not load. `part` names it in that note (and in `data-part`).
