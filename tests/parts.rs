@@ -23,16 +23,20 @@ fn chunk_of(dist: &Path, part: &str) -> PathBuf {
     found.into_iter().next().unwrap_or_default()
 }
 
-/// A copy of the built page in a fresh folder.
-fn copy_of_page(into: &Path) {
-    let _ = std::fs::remove_dir_all(into);
-    std::fs::create_dir_all(into).expect("a folder for the copy");
+/// A copy of the built page without `part`'s chunk, in a fresh folder, served by a lab of its own: its
+/// address and the folder (to remove after the test).
+fn page_without(part: &str) -> (std::net::SocketAddr, PathBuf) {
+    let copy = std::env::temp_dir().join(format!("streamscope-without-{part}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).expect("a folder for the copy");
     for entry in std::fs::read_dir(built_page_dir()).expect("the built page") {
         let path = entry.expect("an entry").path();
         if path.is_file() {
-            std::fs::copy(&path, into.join(path.file_name().unwrap_or_default())).expect("copy a file");
+            std::fs::copy(&path, copy.join(path.file_name().unwrap_or_default())).expect("copy a file");
         }
     }
+    std::fs::remove_file(chunk_of(&copy, part)).unwrap_or_else(|err| panic!("remove {part}'s chunk: {err}"));
+    (private_lab(copy.clone()), copy)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -54,10 +58,7 @@ async fn every_panel_that_comes_after_the_page_arrives() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_part_whose_code_does_not_arrive_says_so_and_the_page_still_measures() {
-    let copy = std::env::temp_dir().join(format!("streamscope-parts-{}", std::process::id()));
-    copy_of_page(&copy);
-    std::fs::remove_file(chunk_of(&copy, "share_panel")).expect("remove the share panel's chunk");
-    let lab = private_lab(copy.clone());
+    let (lab, copy) = page_without("share_panel");
     with_page(move |page: Page| async move {
         let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
         let report = page.report_at(&format!("http://{lab}/?{query}")).await;
@@ -78,10 +79,7 @@ async fn a_part_whose_code_does_not_arrive_says_so_and_the_page_still_measures()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_report_part_nothing_is_measured_and_the_page_says_why() {
-    let copy = std::env::temp_dir().join(format!("streamscope-parts-report-{}", std::process::id()));
-    copy_of_page(&copy);
-    std::fs::remove_file(chunk_of(&copy, "report")).expect("remove the report's chunk");
-    let lab = private_lab(copy.clone());
+    let (lab, copy) = page_without("report");
     with_page(move |page: Page| async move {
         let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
         let report = page.report_at(&format!("http://{lab}/?{query}")).await;

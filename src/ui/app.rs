@@ -8,7 +8,7 @@ use streamscope_core::i18n::keys::UiKey;
 use super::findings::Findings;
 use super::form::{plan_from_form, FormState, RequestForm};
 use super::metrics_panel::MetricsPanel;
-use super::parts::{after_text_panels, campaign_panels, ensure_report_part, preload_all};
+use super::parts::{after_text_panels, campaign_panels, ensure_report_part};
 use super::query::{page_origin, query_pairs};
 use super::report_json::ReportJson;
 use super::session::Session;
@@ -32,13 +32,9 @@ pub fn App() -> impl IntoView {
     });
 
     if run_on_load {
-        // Also after the parts that come after the page have arrived (their chunks compile on this
-        // thread); one that did not says so in its place, and the run goes on.
+        // The campaign itself also waits for the parts that come after the page (`Session::start_campaign`).
         when_settled(move || {
-            leptos::task::spawn_local(async move {
-                let _ = preload_all().await;
-                session.start_campaign(form.config(), plan_from_form(&form));
-            });
+            session.start_campaign(form.config(), plan_from_form(&form));
         });
     }
 

@@ -15,7 +15,7 @@ use super::hops_panel::HopsPanel;
 use super::prefix_check::PrefixCheckPanel;
 use super::raw_view::RawView;
 use super::session::Session;
-use super::split::{split_part, PartMissing};
+use super::split::{split_part, within_ms, PartMissing};
 use streamscope_core::analysis::Analysis;
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
 use streamscope_core::report::Report;
@@ -59,9 +59,27 @@ split_part!(report, preload_campaign_report; pub fn derive_campaign(runs: Vec<(R
     CampaignReport::of(runs, &layout)
 });
 
+/// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
+pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
+
 thread_local! {
     /// Whether the report's part has loaded (it stays loaded).
     static REPORT_PART_LOADED: Cell<bool> = const { Cell::new(false) };
+    /// Whether every part has been waited for once (each arrived or failed).
+    static PARTS_SETTLED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a campaign may start now: every part was waited for once and the report's part is loaded.
+pub fn ready_to_measure() -> bool {
+    PARTS_SETTLED.with(Cell::get) && report_part_loaded()
+}
+
+/// Waits (at most [`PART_LOAD_LIMIT_MS`]) for every part, so that no part's compilation shares the main
+/// thread with a run, and says whether the report's part is there.
+pub async fn settle_parts() -> Result<(), PartMissing> {
+    let _ = within_ms(PART_LOAD_LIMIT_MS, preload_all()).await;
+    PARTS_SETTLED.with(|settled| settled.set(true));
+    if report_part_loaded() { Ok(()) } else { Err(PartMissing) }
 }
 
 /// Whether the report's part is loaded: then [`derive_report`] and [`derive_campaign`] are ready at

@@ -20,7 +20,7 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{MeasuredIn, Trace, TraceEnd};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
-use super::parts::{derive_campaign, derive_report, ensure_report_part, report_part_loaded};
+use super::parts::{derive_campaign, derive_report, ready_to_measure, settle_parts};
 use super::split::{now_or_later, PartMissing};
 use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
@@ -172,12 +172,13 @@ impl Session {
             self.state.set(RunState::Error);
             return;
         }
-        if !report_part_loaded() {
-            // Nothing is measured before the code that derives its report is here: a run that ended
-            // without it would wait, or be lost if it never came.
+        if !ready_to_measure() {
+            // Nothing is measured before the parts that come after the page are here: their compilation
+            // would share the main thread with the run, and a run that ended without the code that
+            // derives its report would wait for it, or be lost if it never came.
             self.state.set(RunState::Running);
             leptos::task::spawn_local(async move {
-                match ensure_report_part().await {
+                match settle_parts().await {
                     Ok(()) => self.start_campaign(config, plan),
                     Err(PartMissing) => {
                         self.campaign.set(None);

@@ -74,6 +74,27 @@ where
     }
 }
 
+/// Waits for `future` at most `limit_ms`: `None` when the time ran out first (the future is dropped; a
+/// part's load goes on in the browser and counts at the next call).
+pub async fn within_ms<F: Future>(limit_ms: i32, future: F) -> Option<F::Output> {
+    use std::task::Poll;
+    let timer = js_sys::Promise::new(&mut |resolve, _reject| {
+        let _ = web_sys::window().map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, limit_ms));
+    });
+    let mut timer = std::pin::pin!(wasm_bindgen_futures::JsFuture::from(timer));
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(output) = future.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(_) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await
+}
+
 /// A panel from its part: nothing until its code is there, then the panel, or a note in its place that
 /// it did not load. `part` names it in that note (and in `data-part`).
 pub fn lazy_panel<F>(part: &'static str, load: F) -> impl IntoView
