@@ -15,17 +15,18 @@ use std::process::Command;
 /// yet: see [`RATCHET_MAIN_WASM_GZIP_BYTES`].
 const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped main module as measured (309,069 B on 2026-12-05, with the seven
-/// panels shown after a run or on demand and the derivation of reports split off), rounded up to the next 5 KB. It was 470,000 B for
-/// the one unsplit wasm. Lower this constant whenever the main module shrinks; never raise it to let a
-/// change in.
-const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 310_000;
+/// A ratchet, not the budget: the gzipped main module as measured (300,292 B on 2026-12-05: the panels
+/// shown after a run or on demand, and the derivation and JSON text of reports, split off), rounded up
+/// to the next 5 KB. It was 470,000 B for the one unsplit wasm. Lower this constant whenever the main
+/// module shrinks; never raise it to let a change in.
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 305_000;
 
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
-/// part downloads), as measured (521,511 B on 2026-12-05), rounded up to the next 5 KB. Splitting costs
-/// bytes in all (each chunk repeats its imports and exports and compresses on its own): the unsplit
-/// page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm"). Never raise it to let a change in.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 525_000;
+/// part downloads), as measured (501,593 B on 2026-12-05, in 4 files), rounded up to the next 5 KB.
+/// Splitting costs bytes in all (each chunk repeats imports and exports and is compressed on its own):
+/// the unsplit page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm, shipped"). Never raise it
+/// to let a change in.
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 505_000;
 
 #[test]
 fn the_gzipped_wasm_stays_within_the_ratchets() {

@@ -18,35 +18,37 @@ use super::session::Session;
 use super::split::{split_part, within_ms, PartMissing};
 use streamscope_core::analysis::Analysis;
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
+use streamscope_core::i18n::Lang;
+use streamscope_core::report::export::{report_json_text, ImportSource};
 use streamscope_core::report::Report;
 use streamscope_core::trace::Trace;
 use super::sweep_panel::SweepPanel;
 
-split_part!(compare_panel, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
+split_part!(panels, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
     view! { <ComparePanel session=session /> }.into_any()
 });
 
-split_part!(sweep_panel, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
+split_part!(panels, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
     view! { <SweepPanel session=session /> }.into_any()
 });
 
-split_part!(hops_panel, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
+split_part!(panels, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
     view! { <HopsPanel session=session /> }.into_any()
 });
 
-split_part!(cache_panel, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
+split_part!(panels, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
     view! { <CacheAndConnection session=session /> }.into_any()
 });
 
-split_part!(prefix_panel, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
+split_part!(panels, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
     view! { <PrefixCheckPanel form=form /> }.into_any()
 });
 
-split_part!(raw_panel, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
+split_part!(panels, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
     view! { <RawView session=session /> }.into_any()
 });
 
-split_part!(share_panel, preload_share_panel; fn share_panel(session: Session) -> AnyView {
+split_part!(panels, preload_share_panel; fn share_panel(session: Session) -> AnyView {
     view! { <Handoff session=session /> }.into_any()
 });
 
@@ -61,6 +63,10 @@ split_part!(report, preload_campaign_report; pub fn derive_campaign(runs: Vec<(R
 
 /// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
 pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
+
+split_part!(report, preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
+    report_json_text(campaign, imported_from, lang)
+});
 
 thread_local! {
     /// Whether the report's part has loaded (it stays loaded).
@@ -93,6 +99,7 @@ pub async fn ensure_report_part() -> Result<(), PartMissing> {
     if !report_part_loaded() {
         preload_report().await?;
         preload_campaign_report().await?;
+        preload_report_json().await?;
         REPORT_PART_LOADED.with(|loaded| loaded.set(true));
     }
     Ok(())

@@ -1,13 +1,17 @@
 //! `#report-json`: the automation contract's output. `data-state` is idle, running, done or error; the
-//! text is the JSON report once the run ends.
+//! text is the JSON report once the run ends. The text is written by the report's part
+//! ([`super::parts::report_json`]), which is loaded before any run starts; `data-state` says `done` or
+//! `error` only once the text is there.
 
 use leptos::prelude::*;
 
-use streamscope_core::report::export::report_json_text;
+use streamscope_core::i18n::keys::UiKey;
+use streamscope_core::i18n::Text;
 
 use super::lang::{lang_getter, word};
-use streamscope_core::i18n::keys::UiKey;
-use super::session::Session;
+use super::parts::{ensure_report_part, report_json};
+use super::session::{RunState, Session};
+use super::split::{ready_now, PartMissing};
 
 /// The JSON report element, always present and visible so automation can read it.
 #[component]
@@ -15,14 +19,43 @@ pub fn ReportJson(session: Session) -> impl IntoView {
     // An import says so in the contract too: `imported: true` and `imported_from` at the top.
     // Its texts in the page's language, which `lang` says; codes, fields and numbers never change with it.
     let lang = lang_getter();
-    let json = move || {
+    // For a campaign shown before the report's part arrived (an import right after the page opened):
+    // bumped when it arrives, or set when it did not.
+    let part_arrived = RwSignal::new(0_u32);
+    let part_missing = RwSignal::new(false);
+    // `None` while a campaign waits for the report's part.
+    let json = Memo::new(move |_| {
+        part_arrived.track();
         let (imported, lang) = (session.imported.get(), lang());
-        session.campaign.with(|c| c.as_ref().map(|c| report_json_text(c, imported, lang)).unwrap_or_default())
+        let unavailable = move || Text::msg(UiKey::PartUnavailable).with("part", "report").render(lang);
+        session.campaign.with(|c| {
+            let Some(c) = c.as_ref() else { return Some(String::new()) };
+            if part_missing.get() {
+                return Some(unavailable());
+            }
+            match ready_now(report_json(c, imported, lang)) {
+                Some(Ok(text)) => Some(text),
+                Some(Err(PartMissing)) => Some(unavailable()),
+                None => {
+                    leptos::task::spawn_local(async move {
+                        match ensure_report_part().await {
+                            Ok(()) => part_arrived.update(|n| *n += 1),
+                            Err(PartMissing) => part_missing.set(true),
+                        }
+                    });
+                    None
+                }
+            }
+        })
+    });
+    let state = move || match (session.state.get(), json.with(Option::is_none)) {
+        (RunState::Done | RunState::Error, true) => RunState::Running.as_attr(),
+        (state, _) => state.as_attr(),
     };
     view! {
         <section class="card report" aria-label=word(UiKey::ReportJsonAria)>
             <h2>{word(UiKey::ReportJsonHeading)}</h2>
-            <pre id="report-json" data-testid="report-json" data-state=move || session.state.get().as_attr()>{json}</pre>
+            <pre id="report-json" data-testid="report-json" data-state=state>{move || json.get().unwrap_or_default()}</pre>
         </section>
     }
 }

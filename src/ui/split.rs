@@ -74,6 +74,16 @@ where
     }
 }
 
+/// What `future` gives if it is ready at its first poll (a part whose code is loaded), else `None` (the
+/// future is dropped; a part's load it started goes on in the browser).
+pub fn ready_now<F: Future>(future: F) -> Option<F::Output> {
+    use std::task::{Context, Poll, Waker};
+    match std::pin::pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => Some(output),
+        Poll::Pending => None,
+    }
+}
+
 /// Waits for `future` at most `limit_ms`: `None` when the time ran out first (the future is dropped; a
 /// part's load goes on in the browser and counts at the next call).
 pub async fn within_ms<F: Future>(limit_ms: i32, future: F) -> Option<F::Output> {
