@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Size breakdown (issue 13): what the bytes of the page's wasm are. Builds the wasm as Trunk does (cargo
-# release build, wasm-bindgen, wasm-opt -Oz) but keeps the function names (wasm-bindgen --keep-debug,
-# wasm-opt -g), then prints twiggy's biggest items, its dominator tree (what keeps what), its
-# monomorphisations, and the code by kind and by crate. Function sizes are the shipped ones; the build
-# with names is only for reading (scripts/size.sh gives the shipped files' sizes).
+# Size breakdown (issue 13): what the bytes of the page's main module are (the wasm a reader waits for;
+# the parts that come after the page are split off, src/ui/split.rs). Builds it as Trunk and
+# scripts/split-wasm.sh do (cargo release build with the `split` feature, wasm-split-cli, wasm-bindgen,
+# wasm-opt -Oz) but keeps the function names (wasm-bindgen --keep-debug, wasm-opt -g), then prints twiggy's
+# biggest items, its dominator tree (what keeps what), its monomorphisations, and the code by kind and by
+# crate. Function sizes are the shipped ones; the build with names is only for reading (scripts/size.sh
+# gives the shipped files' sizes). `--unsplit` reads the whole page as one module instead (no split).
 #
 # Needs twiggy: cargo install --locked twiggy (put it on PATH or set TWIGGY). Output in
 # $CARGO_TARGET_DIR/size-breakdown/ (page.wasm with names, page.csv from `twiggy top`).
@@ -13,10 +15,17 @@ source scripts/setup.sh
 twiggy="${TWIGGY:-twiggy}"
 command -v "$twiggy" >/dev/null || { echo "no twiggy: cargo install --locked twiggy (or set TWIGGY)" >&2; exit 1; }
 out="$CARGO_TARGET_DIR/size-breakdown"
-mkdir -p "$out/bindgen"
-cargo build --release --locked --target wasm32-unknown-unknown --bin streamscope >&2
-wasm-bindgen --keep-debug --target web --no-typescript --out-dir "$out/bindgen" \
-  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/streamscope.wasm"
+rm -rf "$out" && mkdir -p "$out/bindgen"
+cargo_wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/streamscope.wasm"
+if [ "${1:-}" = --unsplit ]; then
+  cargo build --release --locked --target wasm32-unknown-unknown --bin streamscope >&2
+  wasm-bindgen --keep-debug --target web --no-typescript --out-dir "$out/bindgen" "$cargo_wasm"
+else
+  cargo build --release --locked --target wasm32-unknown-unknown --bin streamscope --features split >&2
+  wasm-split-cli --target web --out-name streamscope "$cargo_wasm" "$out/split" >/dev/null
+  wasm-bindgen --keep-debug --keep-lld-exports --target web --no-typescript --out-dir "$out/bindgen" \
+    "$out/split/streamscope.wasm"
+fi
 wasm-opt -Oz -g "$out/bindgen/streamscope_bg.wasm" -o "$out/page.wasm"
 wasm-opt -Oz "$out/bindgen/streamscope_bg.wasm" -o "$out/page-stripped.wasm"
 printf 'shipped-like wasm: %d B raw, %d B gzip -9 (with names: %d B)\n' "$(stat -c %s "$out/page-stripped.wasm")" \
