@@ -128,6 +128,11 @@ pub(super) struct Local {
     in_flight: usize,
     /// Numbers every run (and every imported one) for the live view.
     next_run_id: u64,
+    /// A campaign waiting for the parts that come after the page: its number, and the state to go back
+    /// to if it is cancelled before it starts.
+    pending_start: Option<(u64, RunState)>,
+    /// Numbers the campaigns that waited for the parts.
+    next_start: u64,
 }
 
 /// Pause between the runs of a campaign, so one run's tail does not overlap the next one's start.
@@ -156,6 +161,8 @@ impl Session {
                 queue: VecDeque::new(),
                 in_flight: 0,
                 next_run_id: 1,
+                pending_start: None,
+                next_start: 0,
             }),
         }
     }
@@ -176,9 +183,33 @@ impl Session {
             // Nothing is measured before the parts that come after the page are here: their compilation
             // would share the main thread with the run, and a run that ended without the code that
             // derives its report would wait for it, or be lost if it never came.
+            let before = self.state.get_untracked();
+            let start = self
+                .local
+                .try_update_value(|l| {
+                    l.next_start += 1;
+                    l.pending_start = Some((l.next_start, before));
+                    l.next_start
+                })
+                .unwrap_or_default();
             self.state.set(RunState::Running);
             leptos::task::spawn_local(async move {
-                match settle_parts().await {
+                let parts = settle_parts().await;
+                // Cancelled (or replaced by a newer start) while it waited: nothing to start.
+                let still_pending = self
+                    .local
+                    .try_update_value(|l| {
+                        let mine = l.pending_start.is_some_and(|(n, _)| n == start);
+                        if mine {
+                            l.pending_start = None;
+                        }
+                        mine
+                    })
+                    .unwrap_or(false);
+                if !still_pending {
+                    return;
+                }
+                match parts {
                     Ok(()) => self.start_campaign(config, plan),
                     Err(PartMissing) => {
                         self.campaign.set(None);
@@ -327,13 +358,16 @@ impl Session {
     /// Cancels the campaign: the runs in flight end (their partial traces are kept and reported) and no
     /// further run starts.
     pub fn cancel(self) {
-        let handles = self
+        let (handles, pending) = self
             .local
             .try_update_value(|l| {
                 l.queue.clear();
-                std::mem::take(&mut l.handles)
+                (std::mem::take(&mut l.handles), l.pending_start.take())
             })
             .unwrap_or_default();
+        if let Some((_, before)) = pending {
+            self.state.set(before);
+        }
         for handle in handles {
             handle.cancel();
         }

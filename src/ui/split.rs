@@ -88,12 +88,14 @@ pub fn ready_now<F: Future>(future: F) -> Option<F::Output> {
 /// part's load goes on in the browser and counts at the next call).
 pub async fn within_ms<F: Future>(limit_ms: i32, future: F) -> Option<F::Output> {
     use std::task::Poll;
+    let window = web_sys::window();
+    let mut timer_id = None;
     let timer = js_sys::Promise::new(&mut |resolve, _reject| {
-        let _ = web_sys::window().map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, limit_ms));
+        timer_id = window.as_ref().and_then(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, limit_ms).ok());
     });
     let mut timer = std::pin::pin!(wasm_bindgen_futures::JsFuture::from(timer));
     let mut future = std::pin::pin!(future);
-    std::future::poll_fn(|cx| {
+    let outcome = std::future::poll_fn(|cx| {
         if let Poll::Ready(output) = future.as_mut().poll(cx) {
             return Poll::Ready(Some(output));
         }
@@ -102,7 +104,12 @@ pub async fn within_ms<F: Future>(limit_ms: i32, future: F) -> Option<F::Output>
             Poll::Pending => Poll::Pending,
         }
     })
-    .await
+    .await;
+    // No timer left to fire later (during a run).
+    if let (Some(window), Some(id)) = (window, timer_id) {
+        window.clear_timeout_with_handle(id);
+    }
+    outcome
 }
 
 /// A panel from its part: nothing until its code is there, then the panel, or a note in its place that
