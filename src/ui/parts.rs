@@ -1,7 +1,8 @@
-//! The page's parts that come after it ([`super::split`]): the panels a reader needs only after a run or
-//! on demand, and the derivation of a run's report and of a campaign's. Each is fetched as soon as the
-//! page has mounted; a campaign starts only once the report's part is there ([`ensure_report_part`]),
-//! so that no measured run waits for code, or is lost for want of it.
+//! The page's parts that come after it ([`super::split`]), in two chunks: `panels` (the seven panels a
+//! reader needs only after a run or on demand) and `report` (a run's report, a campaign's, and the JSON
+//! text of `#report-json`). Both are fetched as soon as the page has mounted; a campaign starts only
+//! once each has arrived or failed and the report's part is there ([`settle_parts`]), so that no chunk
+//! compiles during a run and no measured run waits for code, or is lost for want of it.
 
 use std::cell::Cell;
 
@@ -61,12 +62,12 @@ split_part!(report, preload_campaign_report; pub fn derive_campaign(runs: Vec<(R
     CampaignReport::of(runs, &layout)
 });
 
-/// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
-pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
-
 split_part!(report, preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
     report_json_text(campaign, imported_from, lang)
 });
+
+/// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
+pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
 
 thread_local! {
     /// Whether the report's part has loaded (it stays loaded).

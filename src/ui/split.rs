@@ -1,7 +1,8 @@
 //! Parts of the page whose code comes after the page (issue 13's size budget): each is a function whose
-//! code the build moves into a wasm chunk of its own (wasm_split, through Leptos's re-export), fetched
-//! the first time it is called. The first download then holds only what the form, the verdict and the
-//! live panels need (BENCHMARKS.md, Size, "Splitting the wasm").
+//! code the build moves out of the main module into the wasm chunk it names (wasm_split, through Leptos's
+//! re-export), fetched the first time one of that chunk's functions is called or preloaded. The first
+//! download then holds only what the form, the verdict and the live panels need (BENCHMARKS.md, Size,
+//! "Splitting the wasm, shipped").
 //!
 //! Only a build with the `split` feature splits (Trunk's, with `scripts/split-wasm.sh` as its post-build
 //! hook: a split build that is not split afterwards does not load). Without it (the wasm tests, a plain
