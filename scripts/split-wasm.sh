@@ -25,7 +25,7 @@ done
 target_dir="${CARGO_TARGET_DIR:-}"
 if [ -z "$target_dir" ]; then
   target_dir="$(cargo metadata --format-version 1 --no-deps --offline |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 fi
 input="$target_dir/wasm32-unknown-unknown/$profile/streamscope.wasm"
 [ -f "$input" ] || fail "no $input: did trunk build the page with the split feature?"
