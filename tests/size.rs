@@ -1,6 +1,7 @@
 //! The size check of issue 13. The page's wasm comes in two kinds of file (src/ui/split.rs): the main
 //! module, which the page and its worker load before the page works, and the chunks of the parts that
-//! come after it (the panels shown after a run or on demand), fetched once the page has mounted. Each
+//! come after it (the panels shown after a run or on demand, and the report's part), fetched once the
+//! page has mounted. Each
 //! file gzipped with `gzip -9 -n`: the main module must stay within [`RATCHET_MAIN_WASM_GZIP_BYTES`] and
 //! all of them together within [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks,
 //! because they do not depend on the machine's load (BENCHMARKS.md, "Size").

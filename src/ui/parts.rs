@@ -98,6 +98,9 @@ pub fn report_part_loaded() -> bool {
 /// Fetches the report's part (once; a failure is tried again at the next call).
 pub async fn ensure_report_part() -> Result<(), PartMissing> {
     if !report_part_loaded() {
+        // One preload per function, though they share a chunk: each function keeps its own loaded flag
+        // (wasm_split's loader), and only a function whose flag is set is ready at its first poll, which
+        // `now_or_later` and `ready_now` rely on at a run's end and in `#report-json`.
         preload_report().await?;
         preload_campaign_report().await?;
         preload_report_json().await?;
