@@ -39,7 +39,7 @@ struct Stray {
 
 #[test]
 fn every_word_the_page_shows_comes_from_the_catalogue() {
-    let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/ui");
+    let ui = streamscope_e2e::workspace_dir().join("src/ui");
     let files = rust_files(&ui);
     assert!(files.len() > 10, "expected the UI's modules in {}, found {}", ui.display(), files.len());
     let mut strays = Vec::new();

@@ -29,7 +29,7 @@ use streamscope_core::trace::{ConnectionTiming, ModelsProbe, Probes, RequestSumm
 use streamscope_core::{Report, Trace, TraceEnd};
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/contract")
+    manifest_dir().join("tests/contract")
 }
 
 /// What a case computes from its input (`{"kind": "report" | "campaign" | "export", ...}`).
@@ -317,7 +317,7 @@ mod cases {
     }
 
     fn fixture(name: &str, ct: &str) -> Trace {
-        let body = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)).unwrap();
+        let body = std::fs::read(manifest_dir().join("tests/fixtures").join(name)).unwrap();
         let parts = if name.ends_with(".txt") {
             body.chunks(10).map(<[u8]>::to_vec).collect()
         } else {
@@ -512,4 +512,10 @@ mod cases {
             "compare": setup(Subject::Path, "direct", "proxy"), "runs": compare_runs()})));
         out
     }
+}
+
+/// core's folder, read when the test runs: a binary reused from another clone (a shared target folder)
+/// must not read that clone's files through the path `env!` fixed at compile time.
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), std::path::PathBuf::from)
 }

@@ -42,6 +42,7 @@ use std::net::SocketAddr;
 
 pub use caddy::SiteCaddy;
 pub use check::{Check, Outcomes};
+pub use dist::workspace_dir;
 pub use nginx::Proxies;
 pub use nginx_conf::Proxy;
 pub use package::{Package, Snippet, SITE_PLACEHOLDER, UPSTREAM_PLACEHOLDER};

@@ -197,7 +197,7 @@ fn run(program: &str, args: &[&str], dir: &Path) -> Result<(), String> {
 }
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+    crate::dist::workspace_dir()
 }
 
 /// The app package's version in the workspace `Cargo.toml` (the first `version` under `[package]`),
