@@ -1,6 +1,7 @@
-//! The page's parts that come after it (src/ui/split.rs): the first download is the main module, the
-//! panels shown after a run come from chunks of their own, and a chunk that does not arrive ends in a
-//! note in its place while the page still measures. Needs the built page (`trunk build --release`,
+//! The page's parts that come after it (src/ui/split.rs): the first download is the main module, what
+//! is shown once a run has started (and the derivation of reports) comes from one chunk fetched once the
+//! page has mounted, and a chunk that does not arrive ends in a note in each part's place and a
+//! start error that says why nothing is measured. Needs the built page (`trunk build --release`,
 //! which splits it) and chromium.
 
 use std::path::{Path, PathBuf};
@@ -39,56 +40,44 @@ fn page_without(part: &str) -> (std::net::SocketAddr, PathBuf) {
     (private_lab(copy.clone()), copy)
 }
 
+/// Every part that comes after the page, as `data-part` names it, in the page's order.
+const PARTS: &str = "findings compare sweep hops cache prefix metrics timeline text raw share";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_panel_that_comes_after_the_page_arrives() {
-    let dist = built_page_dir();
-    for part in ["panels", "report"] {
-        chunk_of(&dist, part);
-    }
+async fn every_part_that_comes_after_the_page_arrives() {
+    chunk_of(&built_page_dir(), "after");
     with_page(|page: Page| async move {
         page.open("").await;
-        // One element of each part that is there before any run.
-        for testid in ["prefix-toggle", "raw-toggle", "import-text"] {
+        // One element of each part, there before any run.
+        for testid in ["verdict", "prefix-toggle", "raw-toggle", "import-text", "metric-ttft", "timeline", "answer-text"] {
             page.wait_for_testid_count(testid, 1, std::time::Duration::from_secs(10)).await;
         }
+        assert_eq!(page.testid_text("verdict").await.as_deref().map(str::trim), Some("idle"));
         assert_eq!(page.testid_count("part-missing").await, 0, "{}", page.body_text().await);
     })
     .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn panels_whose_code_does_not_arrive_say_so_and_the_page_still_measures() {
-    let (lab, copy) = page_without("panels");
-    with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
-        assert_eq!(report.state, "done", "{}", report.text);
-        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
-        assert_eq!(report.json["content_events"], 20, "{}", report.text);
-        assert_eq!(page.testid_text("metric-content-events").await.as_deref().map(str::trim), Some("20"));
-        page.wait_for_testid_count("part-missing", 7, std::time::Duration::from_secs(10)).await;
-        let note = page.testid_text("part-missing").await.unwrap_or_default();
-        assert!(note.contains("did not load (compare)") && note.contains("Reload the page"), "{note}");
-        let script = "return [...document.querySelectorAll('[data-testid=part-missing]')].map(e => e.dataset.part).join(' ')";
-        let parts = page.client().execute(script, vec![]).await.expect("read data-part");
-        assert_eq!(parts.as_str(), Some("compare sweep hops cache prefix raw share"));
-        assert_eq!(page.testid_count("import-text").await, 0);
-    })
-    .await;
-    let _ = std::fs::remove_dir_all(&copy);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn without_the_report_part_nothing_is_measured_and_the_page_says_why() {
-    let (lab, copy) = page_without("report");
+async fn without_the_parts_nothing_is_measured_and_the_page_says_why() {
+    let (lab, copy) = page_without("after");
     with_page(move |page: Page| async move {
         let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
         let report = page.report_at(&format!("http://{lab}/?{query}")).await;
         assert_eq!(report.state, "error", "{}", report.text);
         let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
-        assert!(said.contains("did not load (report)"), "{said}");
-        // No run started: nothing was read.
-        assert_eq!(page.testid_text("raw-count").await.as_deref().map(str::trim), Some("0"), "{}", page.body_text().await);
+        assert!(said.contains("did not load (report)") && said.contains("Reload the page"), "{said}");
+        // Each part says so in its place, and the form stays usable.
+        page.wait_for_testid_count("part-missing", PARTS.split(' ').count(), std::time::Duration::from_secs(10)).await;
+        let script = "return [...document.querySelectorAll('[data-testid=part-missing]')].map(e => e.dataset.part).join(' ')";
+        let parts = page.client().execute(script, vec![]).await.expect("read data-part");
+        assert_eq!(parts.as_str(), Some(PARTS));
+        let note = page.testid_text("part-missing").await.unwrap_or_default();
+        assert!(note.contains("did not load (findings)"), "{note}");
+        let run_disabled = page.client().execute("return document.querySelector('[data-testid=run]').disabled", vec![]).await;
+        assert_eq!(run_disabled.expect("read the Run button").as_bool(), Some(false), "Run stays usable (to try again)");
+        // No run started: the worker was never asked to read.
+        assert_eq!(page.testid_count("raw-count").await, 0);
     })
     .await;
     let _ = std::fs::remove_dir_all(&copy);

@@ -5,15 +5,11 @@ use streamscope_core::config::page_config::PageConfig;
 
 use super::lang::{provide_lang, say, LangSwitch};
 use streamscope_core::i18n::keys::UiKey;
-use super::findings::Findings;
 use super::form::{plan_from_form, FormState, RequestForm};
-use super::metrics_panel::MetricsPanel;
-use super::parts::{after_text_panels, campaign_panels, ensure_report_part};
+use super::parts::{after_text_panels, campaign_panels, ensure_parts, result_cards, verdict_card};
 use super::query::{page_origin, query_pairs};
 use super::report_json::ReportJson;
 use super::session::Session;
-use super::text_view::TextView;
-use super::timeline::Timeline;
 
 /// The whole page.
 #[component]
@@ -24,11 +20,11 @@ pub fn App() -> impl IntoView {
     provide_lang(form.lang_choice());
     let session = Session::new();
     on_cleanup(move || session.cancel());
-    // Start the measuring worker now, so its wasm is compiled before the first run; and fetch the part
-    // that derives reports (a run starts only once it is here).
+    // Start the measuring worker now, so its wasm is compiled before the first run; and fetch the parts
+    // that come after the page (a run starts only once they are here).
     crate::net::worker::client::warm_up();
     leptos::task::spawn_local(async {
-        let _ = ensure_report_part().await;
+        let _ = ensure_parts().await;
     });
 
     if run_on_load {
@@ -46,12 +42,10 @@ pub fn App() -> impl IntoView {
         </header>
         <main>
             // The verdict in plain words first: a support link (`run=1`) opens on the answer.
-            <Findings session=session />
+            {verdict_card(session)}
             <RequestForm form=form session=session />
             {campaign_panels(session, form)}
-            <MetricsPanel session=session />
-            <Timeline session=session />
-            <TextView session=session />
+            {result_cards(session)}
             {after_text_panels(session)}
             <ReportJson session=session />
         </main>

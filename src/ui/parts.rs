@@ -1,13 +1,22 @@
-//! The page's parts that come after it ([`super::split`]), in two chunks: `panels` (the seven panels a
-//! reader needs only after a run or on demand) and `report` (a run's report, a campaign's, and the JSON
-//! text of `#report-json`). Both are fetched as soon as the page has mounted; a campaign starts only
-//! once each has arrived or failed and the report's part is there ([`settle_parts`]), so that no chunk
-//! compiles during a run and no measured run waits for code, or is lost for want of it.
+//! The page's parts that come after it ([`super::split`]), in one chunk, `after`: everything shown
+//! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
+//! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check, the raw
+//! reads, share and import) and the derivation of reports (a run's, a campaign's, and the JSON text of
+//! `#report-json`). The page before it holds the form, the measuring and the live analysis. The chunk is
+//! fetched as soon as the page has mounted; a campaign starts only once it is there ([`settle_parts`]),
+//! so that no code compiles during a run and no measured run waits for code, or is lost for want of it.
+//! One chunk rather than several: code shared by two chunks goes to a third, and every chunk repeats
+//! imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels apart from the
+//! rest; BENCHMARKS.md, Size).
 
 use std::cell::Cell;
 
 use leptos::prelude::*;
 
+use super::findings::Findings;
+use super::metrics_panel::MetricsPanel;
+use super::text_view::TextView;
+use super::timeline::Timeline;
 use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
 use super::form::FormState;
@@ -25,44 +34,60 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::Trace;
 use super::sweep_panel::SweepPanel;
 
-split_part!(panels, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
+split_part!(after, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
     view! { <ComparePanel session=session /> }.into_any()
 });
 
-split_part!(panels, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
+split_part!(after, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
     view! { <SweepPanel session=session /> }.into_any()
 });
 
-split_part!(panels, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
+split_part!(after, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
     view! { <HopsPanel session=session /> }.into_any()
 });
 
-split_part!(panels, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
+split_part!(after, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
     view! { <CacheAndConnection session=session /> }.into_any()
 });
 
-split_part!(panels, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
+split_part!(after, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
     view! { <PrefixCheckPanel form=form /> }.into_any()
 });
 
-split_part!(panels, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
+split_part!(after, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
     view! { <RawView session=session /> }.into_any()
 });
 
-split_part!(panels, preload_share_panel; fn share_panel(session: Session) -> AnyView {
+split_part!(after, preload_share_panel; fn share_panel(session: Session) -> AnyView {
     view! { <Handoff session=session /> }.into_any()
 });
 
-split_part!(report, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
+split_part!(after, preload_findings_card; fn findings_card(session: Session) -> AnyView {
+    view! { <Findings session=session /> }.into_any()
+});
+
+split_part!(after, preload_metrics_card; fn metrics_card(session: Session) -> AnyView {
+    view! { <MetricsPanel session=session /> }.into_any()
+});
+
+split_part!(after, preload_timeline_card; fn timeline_card(session: Session) -> AnyView {
+    view! { <Timeline session=session /> }.into_any()
+});
+
+split_part!(after, preload_text_card; fn text_card(session: Session) -> AnyView {
+    view! { <TextView session=session /> }.into_any()
+});
+
+split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
     let report = Report::from_analysis(&trace, &analysis);
     (trace, analysis, report)
 });
 
-split_part!(report, preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
+split_part!(after, preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
     CampaignReport::of(runs, &layout)
 });
 
-split_part!(report, preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
+split_part!(after, preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
     report_json_text(campaign, imported_from, lang)
 });
 
@@ -70,59 +95,44 @@ split_part!(report, preload_report_json; pub fn report_json(campaign: &CampaignR
 pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
 
 thread_local! {
-    /// Whether the report's part has loaded (it stays loaded).
-    static REPORT_PART_LOADED: Cell<bool> = const { Cell::new(false) };
-    /// Whether every part has been waited for once (each arrived or failed).
-    static PARTS_SETTLED: Cell<bool> = const { Cell::new(false) };
+    /// Whether every part's code has loaded (it stays loaded).
+    static PARTS_LOADED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Whether a campaign may start now: every part was waited for once and the report's part is loaded.
+/// Whether a campaign may start now: every part's code is loaded, so that none compiles during a run
+/// and a run's report is derived in the same task as its last read.
 pub fn ready_to_measure() -> bool {
-    PARTS_SETTLED.with(Cell::get) && report_part_loaded()
+    PARTS_LOADED.with(Cell::get)
 }
 
-/// Waits (at most [`PART_LOAD_LIMIT_MS`]) for every part, so that no part's compilation shares the main
-/// thread with a run, and says whether the report's part is there.
+/// Waits (at most [`PART_LOAD_LIMIT_MS`]) for every part's code: `Err` when it did not arrive in time.
 pub async fn settle_parts() -> Result<(), PartMissing> {
-    let _ = within_ms(PART_LOAD_LIMIT_MS, preload_all()).await;
-    PARTS_SETTLED.with(|settled| settled.set(true));
-    if report_part_loaded() { Ok(()) } else { Err(PartMissing) }
+    within_ms(PART_LOAD_LIMIT_MS, ensure_parts()).await.unwrap_or(Err(PartMissing))
 }
 
-/// Whether the report's part is loaded: then [`derive_report`] and [`derive_campaign`] are ready at
-/// their first poll.
-pub fn report_part_loaded() -> bool {
-    REPORT_PART_LOADED.with(Cell::get)
-}
-
-/// Fetches the report's part (once; a failure is tried again at the next call).
-pub async fn ensure_report_part() -> Result<(), PartMissing> {
-    if !report_part_loaded() {
-        // One preload per function, though they share a chunk: each function keeps its own loaded flag
-        // (wasm_split's loader), and only a function whose flag is set is ready at its first poll, which
-        // `now_or_later` and `ready_now` rely on at a run's end and in `#report-json`.
+/// Fetches every part's code (once; a failure is tried again at the next call). One chunk holds them
+/// all, but each function keeps its own loaded flag (wasm_split's loader) and only a function whose flag
+/// is set is ready at its first poll, which `now_or_later` and `ready_now` rely on at a run's end and in
+/// `#report-json`: so each is preloaded (the chunk itself is fetched once).
+pub async fn ensure_parts() -> Result<(), PartMissing> {
+    if !ready_to_measure() {
         preload_report().await?;
         preload_campaign_report().await?;
         preload_report_json().await?;
-        REPORT_PART_LOADED.with(|loaded| loaded.set(true));
+        preload_findings_card().await?;
+        preload_metrics_card().await?;
+        preload_timeline_card().await?;
+        preload_text_card().await?;
+        preload_compare_panel().await?;
+        preload_sweep_panel().await?;
+        preload_hops_panel().await?;
+        preload_cache_panel().await?;
+        preload_prefix_panel().await?;
+        preload_raw_panel().await?;
+        preload_share_panel().await?;
+        PARTS_LOADED.with(|loaded| loaded.set(true));
     }
     Ok(())
-}
-
-/// Fetches every part's code (each tried even when one before it failed); `Err` when one did not arrive
-/// (that part says so where it would be).
-pub async fn preload_all() -> Result<(), PartMissing> {
-    let loads = [
-        ensure_report_part().await,
-        preload_compare_panel().await.map_err(PartMissing::from),
-        preload_sweep_panel().await.map_err(PartMissing::from),
-        preload_hops_panel().await.map_err(PartMissing::from),
-        preload_cache_panel().await.map_err(PartMissing::from),
-        preload_prefix_panel().await.map_err(PartMissing::from),
-        preload_raw_panel().await.map_err(PartMissing::from),
-        preload_share_panel().await.map_err(PartMissing::from),
-    ];
-    loads.into_iter().collect()
 }
 
 /// The panels of the compare, sweep and hop-ladder campaigns and the cache and connection card, in the
@@ -144,5 +154,20 @@ pub fn after_text_panels(session: Session) -> impl IntoView {
     view! {
         {lazy_panel("raw", raw_panel(session))}
         {lazy_panel("share", share_panel(session))}
+    }
+}
+
+/// The verdict and findings card (at the top of the page).
+pub fn verdict_card(session: Session) -> impl IntoView {
+    super::split::lazy_panel("findings", findings_card(session))
+}
+
+/// The metrics, the timeline and the answer's text, in the page's order.
+pub fn result_cards(session: Session) -> impl IntoView {
+    use super::split::lazy_panel;
+    view! {
+        {lazy_panel("metrics", metrics_card(session))}
+        {lazy_panel("timeline", timeline_card(session))}
+        {lazy_panel("text", text_card(session))}
     }
 }

@@ -1,6 +1,6 @@
 //! `#report-json`: the automation contract's output. `data-state` is idle, running, done or error; the
-//! text is the JSON report once the run ends. The text is written by the report's part
-//! ([`super::parts::report_json`]), which is loaded before any run starts; `data-state` says `done` or
+//! text is the JSON report once the run ends. The text is written by a part that comes after the page
+//! ([`super::parts::report_json`]), loaded before any run starts; `data-state` says `done` or
 //! `error` only once the text is there.
 
 use leptos::prelude::*;
@@ -9,7 +9,7 @@ use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 
 use super::lang::{lang_getter, word};
-use super::parts::{ensure_report_part, report_json};
+use super::parts::{ensure_parts, report_json};
 use super::session::{RunState, Session};
 use super::split::{ready_now, PartMissing};
 
@@ -19,11 +19,11 @@ pub fn ReportJson(session: Session) -> impl IntoView {
     // An import says so in the contract too: `imported: true` and `imported_from` at the top.
     // Its texts in the page's language, which `lang` says; codes, fields and numbers never change with it.
     let lang = lang_getter();
-    // For a campaign shown before the report's part arrived (an import right after the page opened):
+    // For a campaign shown before the parts that come after the page arrived (an import right after the page opened):
     // bumped when it arrives, or set when it did not.
     let part_arrived = RwSignal::new(0_u32);
     let part_missing = RwSignal::new(false);
-    // `None` while a campaign waits for the report's part.
+    // `None` while a campaign waits for those parts.
     let json = Memo::new(move |_| {
         part_arrived.track();
         let (imported, lang) = (session.imported.get(), lang());
@@ -38,7 +38,7 @@ pub fn ReportJson(session: Session) -> impl IntoView {
                 Some(Err(PartMissing)) => Some(unavailable()),
                 None => {
                     leptos::task::spawn_local(async move {
-                        match ensure_report_part().await {
+                        match ensure_parts().await {
                             Ok(()) => part_arrived.update(|n| *n += 1),
                             Err(PartMissing) => part_missing.set(true),
                         }

@@ -286,7 +286,7 @@ impl Session {
         });
     }
 
-    /// The report's part was not there when a run ended (it is fetched before any run starts, so only
+    /// The part that derives reports was not there when a run ended (it is fetched before any run starts, so only
     /// if that was bypassed): say so instead of a report.
     fn part_missing(self) {
         self.campaign.set(None);

@@ -61,7 +61,7 @@ pub(crate) use split_part;
 /// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
 /// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a
 /// run follows its last read in the same task whenever the report's part is there, as it is once
-/// [`super::parts::ensure_report_part`] has succeeded.
+/// [`super::parts::ensure_parts`] has succeeded.
 pub fn now_or_later<F>(future: F, then: impl FnOnce(F::Output) + 'static)
 where
     F: Future + 'static,
