@@ -16,12 +16,12 @@ use std::process::Command;
 /// yet: see [`RATCHET_MAIN_WASM_GZIP_BYTES`].
 const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped main module as measured (266,167 B on 2026-12-05: everything
-/// shown once a run has started or on demand, and the derivation and JSON text of reports, split off),
-/// rounded up to the next 5 KB. It was 470,000 B for the one unsplit wasm, 305,000 B with only the
-/// panels shown after a run and the reports split off. Lower this constant whenever the main
+/// A ratchet, not the budget: the gzipped main module as measured (249,163 B on 2026-12-05: everything
+/// shown once a run has started or on demand, the live analysis of a run's reads, and the derivation and
+/// JSON text of reports, split off), rounded up to the next 5 KB. It was 470,000 B for the one unsplit wasm, 305,000 B with only the
+/// panels shown after a run and the reports split off, 270,000 B before the live analysis was. Lower this constant whenever the main
 /// module shrinks; never raise it to let a change in.
-const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 270_000;
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 250_000;
 
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
 /// part downloads), as measured (502,605 B on 2026-12-05, in 2 files), rounded up to the next 5 KB.

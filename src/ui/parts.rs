@@ -1,9 +1,9 @@
 //! The page's parts that come after it ([`super::split`]), in one chunk, `after`: everything shown
 //! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
 //! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check, the raw
-//! reads, share and import) and the derivation of reports (a run's, a campaign's, and the JSON text of
-//! `#report-json`). The page before it holds the form, the measuring and the live analysis. The chunk is
-//! fetched as soon as the page has mounted; a campaign starts only once it is there ([`settle_parts`]),
+//! reads, share and import), the analysis of a run's reads as they arrive, and the derivation of reports
+//! (a run's, a campaign's, and the JSON text of `#report-json`). The page before it holds the form and
+//! the measuring (which its worker runs). The chunk is fetched as soon as the page has mounted; a campaign starts only once it is there ([`settle_parts`]),
 //! so that no code compiles during a run and no measured run waits for code, or is lost for want of it.
 //! One chunk rather than several: code shared by two chunks goes to a third, and every chunk repeats
 //! imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels apart from the
@@ -26,12 +26,12 @@ use super::prefix_check::PrefixCheckPanel;
 use super::raw_view::RawView;
 use super::session::Session;
 use super::split::{split_part, within_ms, PartMissing};
-use streamscope_core::analysis::Analysis;
+use streamscope_core::analysis::{Analysis, Analyzer};
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
 use streamscope_core::i18n::Lang;
 use streamscope_core::report::export::{report_json_text, ImportSource};
 use streamscope_core::report::Report;
-use streamscope_core::trace::Trace;
+use streamscope_core::trace::{ReadChunk, Trace, TraceEnd};
 use super::sweep_panel::SweepPanel;
 
 split_part!(after, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
@@ -78,6 +78,19 @@ split_part!(after, preload_text_card; fn text_card(session: Session) -> AnyView 
     view! { <TextView session=session /> }.into_any()
 });
 
+split_part!(after, preload_analyze; pub fn analyze_reads(analyzer: &mut Option<Analyzer>, content_type: Option<&str>, reads: &[ReadChunk], end: Option<&TraceEnd>) -> () {
+    let analyzer = analyzer.get_or_insert_with(|| Analyzer::new(content_type));
+    for read in reads {
+        analyzer.push(read.at_ms, &read.bytes);
+    }
+    match end {
+        Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
+        // A cut-off stream's last partial line is not an event.
+        Some(end) => analyzer.abort(end.at_ms()),
+        None => {}
+    }
+});
+
 split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
     let report = Report::from_analysis(&trace, &analysis);
     (trace, analysis, report)
@@ -116,6 +129,7 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
 /// `#report-json`: so each is preloaded (the chunk itself is fetched once).
 pub async fn ensure_parts() -> Result<(), PartMissing> {
     if !ready_to_measure() {
+        preload_analyze().await?;
         preload_report().await?;
         preload_campaign_report().await?;
         preload_report_json().await?;

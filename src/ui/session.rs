@@ -17,11 +17,11 @@ use streamscope_core::report::campaign::{CampaignReport, CompareSetup, Layout, R
 use streamscope_core::report::compare::Side;
 use streamscope_core::report::export::ImportSource;
 use streamscope_core::report::Report;
-use streamscope_core::trace::{MeasuredIn, Trace, TraceEnd};
+use streamscope_core::trace::{MeasuredIn, Trace};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
-use super::parts::{derive_campaign, derive_report, ready_to_measure, settle_parts};
-use super::split::{now_or_later, PartMissing};
+use super::parts::{analyze_reads, derive_campaign, derive_report, ready_to_measure, settle_parts};
+use super::split::{now_or_later, ready_now, PartMissing};
 use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
 use crate::net::clock::now_ms;
@@ -486,25 +486,21 @@ impl Drain {
         let new_reads = feed.take_pending();
         let ended = feed.trace.end.clone();
         let next_delay_ms = LIVE_REFRESH_MS;
-        if self.analyzer.is_none() && (feed.trace.headers_ms.is_some() || !new_reads.is_empty() || ended.is_some()) {
-            self.analyzer = Some(Analyzer::new(feed.trace.header("content-type")));
-        }
-        let Some(analyzer) = self.analyzer.as_mut() else {
+        if self.analyzer.is_none() && feed.trace.headers_ms.is_none() && new_reads.is_empty() && ended.is_none() {
             if self.publish {
                 let elapsed = feed.elapsed_ms();
                 self.session.live.update(|l| l.elapsed_ms = elapsed);
             }
             return Some(next_delay_ms);
+        }
+        // Ready at once: the part is loaded before any run starts (`Session::start_campaign`).
+        let analyzed = ready_now(analyze_reads(&mut self.analyzer, feed.trace.header("content-type"), &new_reads, ended.as_ref()));
+        let Some(analyzer) = self.analyzer.as_ref().filter(|_| matches!(analyzed, Some(Ok(())))) else {
+            drop(feed);
+            self.session.cancel();
+            self.session.part_missing();
+            return None;
         };
-        for read in &new_reads {
-            analyzer.push(read.at_ms, &read.bytes);
-        }
-        match &ended {
-            Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
-            // A cut-off stream's last partial line is not an event.
-            Some(end) => analyzer.abort(end.at_ms()),
-            None => {}
-        }
         if self.publish {
             let first_index = feed.trace.reads.len();
             let elapsed = ended.as_ref().map_or_else(|| feed.elapsed_ms(), |e| e.at_ms());
