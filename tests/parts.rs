@@ -1,7 +1,8 @@
 //! The page's parts that come after it (src/ui/split.rs): the first download is the main module, what
 //! is shown once a run has started (and the derivation of reports) comes from one chunk fetched once the
 //! page has mounted, and a chunk that does not arrive ends in a note in each part's place and a
-//! start error that says why nothing is measured. Needs the built page (`trunk build --release`,
+//! start error that says why nothing is measured. The reader loop's code is a chunk of its own, which
+//! the measuring worker loads (and the page only when it measures on its own thread). Needs the built page (`trunk build --release`,
 //! which splits it) and chromium.
 
 use std::path::{Path, PathBuf};
@@ -78,6 +79,26 @@ async fn without_the_parts_nothing_is_measured_and_the_page_says_why() {
         assert_eq!(run_disabled.expect("read the Run button").as_bool(), Some(false), "Run stays usable (to try again)");
         // No run started: the worker was never asked to read.
         assert_eq!(page.testid_count("raw-count").await, 0);
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_reader_loops_code_the_run_ends_in_an_error_that_says_so() {
+    // The measuring worker cannot load it (it tells the page, which then measures on its own thread)
+    // and neither can the page: the run ends at once, with nothing sent, and says why.
+    let (lab, copy) = page_without("measure");
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "error", "{}", report.text);
+        assert_eq!(report.json["verdict"], "failed", "{}", report.text);
+        assert_eq!(report.json["end"]["kind"], "network_error", "{}", report.text);
+        let message = report.json["end"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("measuring code did not load") && message.contains("reload the page"), "{}", report.text);
+        assert_eq!(report.json["measured_in"], "main-thread", "the worker said it could not measure: {}", report.text);
+        assert_eq!(report.json["reads"], 0, "{}", report.text);
     })
     .await;
     let _ = std::fs::remove_dir_all(&copy);

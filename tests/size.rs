@@ -1,7 +1,8 @@
-//! The size check of issue 13. The page's wasm comes in two kinds of file (src/ui/split.rs): the main
-//! module, which the page and its worker load before the page works, and the chunk of the parts that
-//! come after it (what is shown once a run has started or on demand, and the derivation of reports,
-//! src/ui/parts.rs), fetched once the page has mounted. Each
+//! The size check of issue 13. The page's wasm comes in two kinds of file (src/split.rs): the main
+//! module, which the page and its worker load before the page works, and the chunks that come after it:
+//! what is shown once a run has started or on demand, the live analysis and the derivation of reports
+//! (src/ui/parts.rs), fetched once the page has mounted; the reader loop (src/net/measure.rs), which the
+//! measuring worker loads; and the code both use. Each
 //! file gzipped with `gzip -9 -n`: the main module must stay within [`RATCHET_MAIN_WASM_GZIP_BYTES`] and
 //! all of them together within [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks,
 //! because they do not depend on the machine's load (BENCHMARKS.md, "Size").
@@ -16,19 +17,21 @@ use std::process::Command;
 /// yet: see [`RATCHET_MAIN_WASM_GZIP_BYTES`].
 const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped main module as measured (249,163 B on 2026-12-05: everything
-/// shown once a run has started or on demand, the live analysis of a run's reads, and the derivation and
-/// JSON text of reports, split off), rounded up to the next 5 KB. It was 470,000 B for the one unsplit wasm, 305,000 B with only the
-/// panels shown after a run and the reports split off, 270,000 B before the live analysis was. Lower this constant whenever the main
+/// A ratchet, not the budget: the gzipped main module as measured (221,233 B on 2026-12-05: everything
+/// shown once a run has started or on demand, the live analysis of a run's reads, the derivation and
+/// JSON text of reports and the reader loop split off, and the English words of findings, reports and
+/// panels in `en.txt`), rounded up to the next 5 KB. It was 470,000 B for the one unsplit wasm, 305,000 B with only the
+/// panels shown after a run and the reports split off, 270,000 B before the live analysis was, 250,000 B before the reader loop and the words were. Lower this constant whenever the main
 /// module shrinks; never raise it to let a change in.
-const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 250_000;
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 225_000;
 
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
-/// part downloads), as measured (502,605 B on 2026-12-05, in 2 files), rounded up to the next 5 KB.
+/// part downloads), as measured (495,624 B on 2026-12-05, in 4 files), rounded up to the next 5 KB.
 /// Splitting costs bytes in all (each chunk repeats imports and exports and is compressed on its own):
-/// the unsplit page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm, shipped"). Never raise it
-/// to let a change in.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 505_000;
+/// the unsplit page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm, shipped"). The English
+/// words of findings, reports and panels left the wasm for `en.txt` (11,157 B gzipped, not counted
+/// here, as `zh-CN.txt` is not). Never raise it to let a change in.
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 500_000;
 
 #[test]
 fn the_gzipped_wasm_stays_within_the_ratchets() {

@@ -1,6 +1,7 @@
-//! Fetches the words of a language the page's wasm does not carry (`zh-CN.txt`, a file beside the
-//! page) and installs them in core. Runs on the page when it starts in, or switches to, that language;
-//! never in the measuring worker.
+//! Fetches the words the page's wasm does not carry (files beside the page) and installs them in core:
+//! the English words of findings, reports and panels (`en.txt`, [`english_words`]) once the page has
+//! mounted, before any run; a language's (`zh-CN.txt`) when the page starts in, or switches to, it.
+//! Never in the measuring worker.
 
 use streamscope_core::i18n::{self, Lang};
 use wasm_bindgen::JsCast;
@@ -19,8 +20,46 @@ pub fn file_name(lang: Lang) -> String {
     format!("{}.txt", lang.tag())
 }
 
-/// Fetches `lang`'s file and installs it; the error says what went wrong, with the file's name.
+thread_local! {
+    /// The English words' load in flight or done (a failed one is dropped, to be tried again).
+    static ENGLISH: std::cell::RefCell<Option<js_sys::Promise>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs the English words the wasm does not carry (once; a failure is tried again at the next call),
+/// shared by every caller.
+pub async fn english_words() -> Result<(), String> {
+    if i18n::is_available(Lang::En) {
+        return Ok(());
+    }
+    let loading = ENGLISH.with(|slot| {
+        slot.borrow_mut()
+            .get_or_insert_with(|| {
+                wasm_bindgen_futures::future_to_promise(async {
+                    fetch_and_install(Lang::En).await.map(|()| wasm_bindgen::JsValue::UNDEFINED).map_err(|e| e.into())
+                })
+            })
+            .clone()
+    });
+    match JsFuture::from(loading).await {
+        Ok(_) => Ok(()),
+        Err(reason) => {
+            ENGLISH.with(|slot| *slot.borrow_mut() = None);
+            Err(reason.as_string().unwrap_or_default())
+        }
+    }
+}
+
+/// Fetches `lang`'s file and installs it (after the English words, which its placeholders are checked
+/// against); the error says what went wrong, with the file's name.
 pub async fn load(lang: Lang) -> Result<(), String> {
+    english_words().await?;
+    if lang == Lang::En {
+        return Ok(());
+    }
+    fetch_and_install(lang).await
+}
+
+async fn fetch_and_install(lang: Lang) -> Result<(), String> {
     let name = file_name(lang);
     let scope = Scope::current().ok_or("no window to fetch from")?;
     let init = RequestInit::new();

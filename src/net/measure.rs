@@ -2,8 +2,12 @@
 //! timestamping each read the moment it resolves. It must never wait on anything but the network and its
 //! own deadlines: it hands each read to a [`RunSink`] and goes straight back to `reader.read()`. It runs
 //! in the measuring worker (the page's rendering cannot delay it there) or, as a fallback, on the page.
+//! Its code is in the `measure` chunk ([`crate::split`]): the worker loads it before it says ready, the
+//! page only when it measures on its own thread ([`measure_part`]).
 
 use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::{Promise, Reflect, Uint8Array};
@@ -19,6 +23,7 @@ use super::request::{RunSpec, Timeouts};
 use super::resource_timing::connection_timing;
 use super::scope::Scope;
 use super::watchdog::{nearest, Watchdog};
+use crate::split::split_part;
 
 /// Where the reader loop puts raw facts, the moment it has them. Implementations must return at once
 /// (queue, never render).
@@ -64,6 +69,17 @@ impl Abort {
     /// Whether [`Abort::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.get()
+    }
+}
+
+split_part!(measure, preload_measure; pub fn measure_part(spec: RunSpec, sink: Rc<dyn RunSink>, abort: Abort) -> Pin<Box<dyn Future<Output = Outcome>>> {
+    Box::pin(async move { measure(&spec, &*sink, &abort).await })
+});
+
+impl Outcome {
+    /// A run that could not be measured at all: it ends as a network error saying `message`.
+    pub fn unmeasured(message: String) -> Outcome {
+        Outcome { end: TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false }, connection: None, probes: Probes::default() }
     }
 }
 

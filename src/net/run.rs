@@ -11,7 +11,8 @@ use streamscope_core::trace::{MeasuredIn, ReadChunk, Trace, TraceEnd};
 use wasm_bindgen_futures::JsFuture;
 
 use super::feed::{RunFeed, SharedFeed};
-use super::measure::{measure, Abort, RunSink};
+use super::measure::{measure_part, Abort, Outcome, RunSink};
+use crate::split::PartMissing;
 use super::request::RunSpec;
 use super::worker::client;
 
@@ -78,7 +79,13 @@ pub fn start_run(spec: RunSpec, feed: SharedFeed, placement: Placement) -> (RunH
             };
             *handle.target.borrow_mut() = Target::Local(abort.clone());
             feed.borrow_mut().trace.measured_in = Some(MeasuredIn::MainThread);
-            let outcome = measure(&spec, &LocalSink { feed: feed.clone() }, &abort).await;
+            let sink = Rc::new(LocalSink { feed: feed.clone() });
+            let outcome = match measure_part(spec, sink, abort).await {
+                Ok(measuring) => measuring.await,
+                Err(PartMissing) => Outcome::unmeasured(
+                    "the page's measuring code did not load (its file could not be fetched): reload the page".into(),
+                ),
+            };
             feed.borrow_mut().ended(outcome.end, outcome.connection, outcome.probes);
         }
     };

@@ -2,8 +2,9 @@
 //! browser's `navigator.languages` the catalogues cover. Switching re-renders the words of what is on the
 //! page (the run stays); codes, numbers and `#report-json`'s fields never change with it.
 //!
-//! The wasm carries the English words only: a language whose words are not here yet is fetched
-//! (`net::catalogue`) and spoken once it arrives; until then, and if it cannot be loaded (said beside
+//! The wasm carries the English words of its form only: the rest of English's (findings, reports,
+//! panels) are fetched at once, and a language whose words are not here yet when it is wanted
+//! (`net::catalogue`); it is spoken once it arrives; until then, and if it cannot be loaded (said beside
 //! the switcher), the page speaks English.
 
 use leptos::prelude::*;
@@ -79,11 +80,21 @@ pub fn provide_lang(chosen: RwSignal<Option<Lang>>) -> UiLang {
             let _ = root.set_attribute("lang", lang.get().tag());
         }
     });
+    // The English words the wasm does not carry (findings, reports, panels): asked for at once, spoken
+    // where they are shown once here. A run waits for them (`parts::ensure_parts`), which also says when
+    // they could not be loaded, and asks again.
+    if !i18n::is_available(Lang::En) {
+        leptos::task::spawn_local(async move {
+            if crate::net::catalogue::english_words().await.is_ok() {
+                lang.installed.update(|n| *n += 1);
+            }
+        });
+    }
     // Each missing language is asked for once in the page's life.
     let asked: StoredValue<Vec<Lang>> = StoredValue::new(Vec::new());
     Effect::new(move |_| {
         let wanted = lang.wanted();
-        if i18n::is_available(wanted) || asked.with_value(|a| a.contains(&wanted)) {
+        if wanted == Lang::En || i18n::is_available(wanted) || asked.with_value(|a| a.contains(&wanted)) {
             return;
         }
         asked.update_value(|a| a.push(wanted));

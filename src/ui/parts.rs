@@ -3,11 +3,13 @@
 //! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check, the raw
 //! reads, share and import), the analysis of a run's reads as they arrive, and the derivation of reports
 //! (a run's, a campaign's, and the JSON text of `#report-json`). The page before it holds the form and
-//! the measuring (which its worker runs). The chunk is fetched as soon as the page has mounted; a campaign starts only once it is there ([`settle_parts`]),
-//! so that no code compiles during a run and no measured run waits for code, or is lost for want of it.
-//! One chunk rather than several: code shared by two chunks goes to a third, and every chunk repeats
-//! imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels apart from the
-//! rest; BENCHMARKS.md, Size).
+//! the measuring worker's client (the reader loop itself is the `measure` chunk's, which the worker
+//! loads: `net::measure`). The chunk, and the English words it says (`en.txt`), are fetched as soon as
+//! the page has mounted; a campaign starts only once they are there ([`settle_parts`]), so that no code
+//! compiles during a run and no measured run waits for code or words, or is lost for want of them.
+//! One chunk for all of this rather than several: code shared by two chunks goes to a third, and every
+//! chunk repeats imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels
+//! apart from the rest; BENCHMARKS.md, Size).
 
 use std::cell::Cell;
 
@@ -123,8 +125,8 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
     within_ms(PART_LOAD_LIMIT_MS, ensure_parts()).await.unwrap_or(Err(PartMissing))
 }
 
-/// Fetches every part's code (once; a failure is tried again at the next call). One chunk holds them
-/// all, but each function keeps its own loaded flag (wasm_split's loader) and only a function whose flag
+/// Fetches every part's code and the English words they say (`en.txt`, `net::catalogue`), once; a
+/// failure is tried again at the next call. One chunk holds them all, but each function keeps its own loaded flag (wasm_split's loader) and only a function whose flag
 /// is set is ready at its first poll, which `now_or_later` and `ready_now` rely on at a run's end and in
 /// `#report-json`: so each is preloaded (the chunk itself is fetched once).
 pub async fn ensure_parts() -> Result<(), PartMissing> {
@@ -144,6 +146,8 @@ pub async fn ensure_parts() -> Result<(), PartMissing> {
         preload_prefix_panel().await?;
         preload_raw_panel().await?;
         preload_share_panel().await?;
+        // The words these parts say (`en.txt`; the wasm carries only the form's).
+        crate::net::catalogue::english_words().await.map_err(|_| PartMissing)?;
         PARTS_LOADED.with(|loaded| loaded.set(true));
     }
     Ok(())

@@ -1,62 +1,16 @@
-//! Parts of the page whose code comes after the page (issue 13's size budget): each is a function whose
-//! code the build moves out of the main module into the wasm chunk it names (wasm_split, through Leptos's
-//! re-export), fetched the first time one of that chunk's functions is called or preloaded. The first
-//! download then holds only what the form, the verdict and the live panels need (BENCHMARKS.md, Size,
-//! "Splitting the wasm, shipped").
-//!
-//! Only a build with the `split` feature splits (Trunk's, with `scripts/split-wasm.sh` as its post-build
-//! hook: a split build that is not split afterwards does not load). Without it (the wasm tests, a plain
-//! `cargo build`) every part is an ordinary async function that cannot fail to load.
-//!
-//! A chunk can fail to arrive (the network dropped, or a deploy replaced the files since the page
-//! opened): the part then says so in place, [`PartMissing`], and everything already measured stays.
+//! Helpers for the page's parts that come after it ([`super::parts`]; the mechanism is
+//! [`crate::split`]): run what a part gives at once when its code is loaded, wait for one at most so
+//! long, and show a panel from its part with a note in its place when its code did not arrive.
 
 use std::future::Future;
+
+pub(crate) use crate::split::{split_part, PartMissing};
 
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 
 use super::lang::lang_getter;
-
-/// A part's code did not load. The load is tried again at the next call (wasm_split caches only a
-/// success).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PartMissing;
-
-impl From<leptos::wasm_split::SplitLoaderError> for PartMissing {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        PartMissing
-    }
-}
-
-/// Declares a part: `split_part!(chunk, preload_name; fn name(arg: Type, ...) -> Output { body })` becomes
-/// `async fn name(...) -> Result<Output, PartMissing>` whose code is in chunk `split_<chunk>` (parts that
-/// name the same chunk share it), and `async fn preload_name() -> Result<(), SplitLoaderError>` that
-/// fetches that chunk without calling anything.
-macro_rules! split_part {
-    ($chunk:ident, $preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
-        #[cfg(feature = "split")]
-        $(#[$meta])*
-        #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
-        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::split::PartMissing> {
-            Ok($body)
-        }
-
-        #[cfg(not(feature = "split"))]
-        $(#[$meta])*
-        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::split::PartMissing> {
-            Ok($body)
-        }
-
-        /// Fetches this part's code without running it (nothing to fetch in a build that does not split).
-        #[cfg(not(feature = "split"))]
-        $vis async fn $preload() -> Result<(), leptos::wasm_split::SplitLoaderError> {
-            Ok(())
-        }
-    };
-}
-pub(crate) use split_part;
 
 /// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
 /// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a

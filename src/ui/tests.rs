@@ -24,6 +24,12 @@ fn synthetic_trace() -> Trace {
     Trace::from_reads(200, "text/event-stream", 10.0, reads, TraceEnd::Complete { at_ms: 202.0 })
 }
 
+/// Installs the English words the page's wasm does not carry (the page fetches `en.txt`; the test
+/// runner's server has no such file beside its page).
+fn install_english() {
+    let _ = streamscope_core::i18n::install(include_str!("../../assets/en.txt"));
+}
+
 fn text_of(root: &web_sys::Element, testid: &str) -> String {
     root.query_selector(&format!("[data-testid=\"{testid}\"]"))
         .ok()
@@ -34,6 +40,7 @@ fn text_of(root: &web_sys::Element, testid: &str) -> String {
 
 #[wasm_bindgen_test]
 fn metrics_and_findings_render_the_report_of_a_synthetic_trace() {
+    install_english();
     let report = Report::from_trace(&synthetic_trace());
     let container = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&container).unwrap();
@@ -113,6 +120,7 @@ async fn a_language_whose_words_cannot_be_loaded_is_said_beside_the_switcher_in_
     use streamscope_core::i18n::keys::UiKey;
     use streamscope_core::i18n::Lang;
 
+    install_english();
     let container = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&container).unwrap();
     // The test runner's server has no zh-CN.txt beside its page: the fetch gets an error status.

@@ -80,12 +80,12 @@ fn templates_fill_doubled_braces_and_keep_unknown_placeholders() {
     assert_eq!(template(Lang::En, Key::Rules(RulesKey::FramingSse)), "SSE");
 }
 
-/// `assets/zh-CN.txt`, the file the page fetches for its Chinese words.
-fn shipped_chinese_file() -> std::path::PathBuf {
+/// `assets/<tag>.txt`, the file the page fetches for `lang`'s words.
+fn shipped_file(lang: Lang) -> std::path::PathBuf {
     // Read when the test runs: a binary reused from another clone (a shared target folder) must not read
     // that clone's file through the path `env!` fixed at compile time.
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), std::path::PathBuf::from);
-    manifest.join("../assets/zh-CN.txt")
+    manifest.join(format!("../assets/{}.txt", lang.tag()))
 }
 
 #[test]
@@ -99,17 +99,19 @@ fn no_template_holds_a_line_break() {
 }
 
 #[test]
-fn the_shipped_chinese_file_is_the_catalogue() {
-    let written = super::catalogue_file(Lang::ZhCn);
-    let path = shipped_chinese_file();
-    if std::env::var_os("STREAMSCOPE_WRITE_CATALOGUES").is_some() {
-        std::fs::write(&path, &written).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+fn the_shipped_files_are_the_catalogues() {
+    for lang in Lang::ALL {
+        let written = super::catalogue_file(lang);
+        let path = shipped_file(lang);
+        if std::env::var_os("STREAMSCOPE_WRITE_CATALOGUES").is_some() {
+            std::fs::write(&path, &written).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            shipped == written,
+            "{} is not the {lang:?} catalogue: write it again with \
+             STREAMSCOPE_WRITE_CATALOGUES=1 cargo test -p streamscope-core shipped_files",
+            path.display()
+        );
     }
-    let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        shipped == written,
-        "{} is not the zh_cn catalogue: write it again with \
-         STREAMSCOPE_WRITE_CATALOGUES=1 cargo test -p streamscope-core shipped_chinese_file",
-        path.display()
-    );
 }

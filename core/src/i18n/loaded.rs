@@ -1,7 +1,9 @@
-//! Catalogues installed at run time. The page's wasm carries only the English words: the Chinese ones
-//! are a file beside the page (`zh-CN.txt`, written from [`super::zh_cn`] by [`super::catalogue_file`]
-//! and checked against it by a test), fetched when the page speaks Chinese, so an English reader never
-//! downloads them (BENCHMARKS.md, "Size").
+//! Catalogues installed at run time. The page's wasm carries only the English words of its form: the
+//! rest of the English ones are a file beside the page (`en.txt`), installed before the first run, and
+//! the Chinese ones another (`zh-CN.txt`), fetched when the page speaks Chinese, so an English reader
+//! never downloads them (BENCHMARKS.md, "Size"). Both are written from the catalogues by
+//! [`super::catalogue_file`] and checked against them by a test. Chinese is installed after English
+//! (its placeholders are checked against English's).
 //!
 //! The file is plain lines, read with no parser to compile into the wasm: the language's tag, then one
 //! template per key in the order of [`Key::all`] (no template holds a line break; a test checks). It is
@@ -17,10 +19,17 @@ use super::{en, Key, Lang};
 /// The Chinese templates, once installed, indexed by [`Key::index`].
 static ZH_CN: OnceLock<Vec<String>> = OnceLock::new();
 
-/// Where `lang`'s installed templates live (English is always built in).
+/// The English templates, once installed (without the `en-built-in` feature), indexed by [`Key::index`].
+#[cfg(not(feature = "en-built-in"))]
+static EN: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Where `lang`'s installed templates live (`None`: built in).
 fn slot(lang: Lang) -> Option<&'static OnceLock<Vec<String>>> {
     match lang {
+        #[cfg(feature = "en-built-in")]
         Lang::En => None,
+        #[cfg(not(feature = "en-built-in"))]
+        Lang::En => Some(&EN),
         Lang::ZhCn => Some(&ZH_CN),
     }
 }
@@ -35,9 +44,33 @@ pub fn install(text: &str) -> Result<Lang, String> {
     })?;
     let slot = slot(lang).ok_or_else(|| format!("{tag} is built in, not loaded"))?;
     let templates: Vec<String> = lines.map(str::to_owned).collect();
-    check(&templates)?;
+    if lang == Lang::En {
+        check_english(&templates)?;
+    } else if !super::is_available(Lang::En) {
+        return Err("the English words must be installed first (the placeholders are checked against them)".into());
+    } else {
+        check(&templates)?;
+    }
     let _ = slot.set(templates);
     Ok(lang)
+}
+
+/// English's file: every key, in order, well formed, and empty where the template is built in.
+fn check_english(templates: &[String]) -> Result<(), String> {
+    if templates.len() != Key::COUNT {
+        return Err(format!(
+            "{} templates where this page has {} keys: a file from another version of the page",
+            templates.len(),
+            Key::COUNT
+        ));
+    }
+    for (i, (key, template)) in Key::all().into_iter().zip(templates).enumerate() {
+        well_formed(template).map_err(|e| format!("template {i}: {e}"))?;
+        if en::always_built_in(key) != template.is_empty() {
+            return Err(format!("template {i} is {} where this page has its words built in or not: a file from another version of the page", if template.is_empty() { "empty" } else { "said" }));
+        }
+    }
+    Ok(())
 }
 
 /// Every key said, in order, well formed, with English's placeholders.
@@ -60,6 +93,8 @@ fn check(templates: &[String]) -> Result<(), String> {
 }
 
 /// The installed template of `key` in `lang`, if that catalogue is installed.
+// Natively every catalogue is built in and nothing reads an installed one but the tests.
+#[cfg_attr(feature = "zh-cn-built-in", allow(dead_code))]
 pub fn template(lang: Lang, key: Key) -> Option<&'static str> {
     slot(lang)?.get()?.get(key.index()).map(String::as_str)
 }
@@ -101,6 +136,26 @@ mod tests {
         assert!(install("zh-TW\n").unwrap_err().starts_with("not a catalogue file"));
         assert!(install("").unwrap_err().starts_with("not a catalogue file"));
         assert!(install("en\n").unwrap_err().contains("built in"));
+    }
+
+    #[test]
+    fn the_english_file_says_every_word_the_page_has_not_built_in() {
+        let file = catalogue_file(Lang::En);
+        let templates: Vec<String> = file.lines().skip(1).map(str::to_owned).collect();
+        assert_eq!(check_english(&templates), Ok(()));
+        for (key, template) in Key::all().into_iter().zip(&templates) {
+            let expected = if en::always_built_in(key) { "" } else { en::template(key) };
+            assert_eq!(template, expected, "{key:?}");
+        }
+        let built_in = Key::all().into_iter().position(en::always_built_in).expect("a key built in");
+        let mut said = templates.clone();
+        said[built_in] = "words".into();
+        assert!(check_english(&said).unwrap_err().contains("another version"));
+        let later = Key::all().into_iter().position(|k| !en::always_built_in(k)).expect("a key not built in");
+        let mut missing = templates.clone();
+        missing[later] = String::new();
+        assert!(check_english(&missing).unwrap_err().contains("another version"));
+        assert!(check_english(&templates[1..]).unwrap_err().contains("another version"));
     }
 
     #[test]

@@ -43,22 +43,27 @@ pub fn template(lang: Lang, key: Key) -> &'static str {
     }
 }
 
-/// Whether `lang`'s words are here: built in (English always; Chinese with the `zh-cn-built-in`
-/// feature, as natively), or installed from its file ([`install`], as in the page's wasm).
+/// Whether `lang`'s words are here: built in (with the `en-built-in` and `zh-cn-built-in` features, as
+/// natively), or installed from its file ([`install`], as in the page's wasm; the page's form speaks
+/// English before, [`en::always_built_in`]).
 pub fn is_available(lang: Lang) -> bool {
     match lang {
-        Lang::En => true,
+        Lang::En => cfg!(feature = "en-built-in") || loaded::is_installed(lang),
         Lang::ZhCn => cfg!(feature = "zh-cn-built-in") || loaded::is_installed(lang),
     }
 }
 
 /// The catalogue file of `lang` that [`install`] reads: its tag, then one template per key in the order
-/// of [`Key::all`], a line each. `assets/zh-CN.txt`, which the page fetches, is this file (a test checks).
+/// of [`Key::all`], a line each (in English's, an empty line for a key the page's wasm has built in,
+/// [`en::always_built_in`]). `assets/zh-CN.txt` and `assets/en.txt`, which the page fetches, are these
+/// files (a test checks).
 #[cfg(feature = "zh-cn-built-in")]
 pub fn catalogue_file(lang: Lang) -> String {
     let mut text = format!("{}\n", lang.tag());
     for key in Key::all() {
-        text.push_str(template(lang, key));
+        if !(lang == Lang::En && en::always_built_in(key)) {
+            text.push_str(template(lang, key));
+        }
         text.push('\n');
     }
     text

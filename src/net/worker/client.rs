@@ -181,6 +181,11 @@ fn on_message(data: &JsValue) {
         c.settle(State::Ready);
         return;
     }
+    if kind.as_deref() == Some(protocol::FAILED) {
+        let why = protocol::get_str(data, "message").unwrap_or_default();
+        on_failure(format!("the measuring worker cannot measure: {}", why.chars().take(200).collect::<String>()));
+        return;
+    }
     let Some(run) = protocol::get_run(data) else { return };
     let runs = c.runs.borrow();
     let Some(slot) = runs.get(&run) else { return };

@@ -5,7 +5,7 @@
 //! page -> worker: `load {js, wasm}` (first, read by the loader script, `streamscope-worker_loader.js`:
 //! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `pull` (post the reads waiting,
 //! every run's: sent when the page is about to draw).
-//! worker -> page: `ready`, `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
+//! worker -> page: `ready` (or `failed {message}`), `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
 //! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
 use js_sys::{Object, Reflect};
@@ -15,6 +15,8 @@ use wasm_bindgen::JsValue;
 pub const LOAD: &str = "load";
 /// The worker loaded its wasm and listens (messages sent before this are lost).
 pub const READY: &str = "ready";
+/// Worker -> page: the worker cannot measure (its code did not load); `message` says why.
+pub const FAILED: &str = "failed";
 /// Page -> worker: measure this spec as run `run`.
 pub const START: &str = "start";
 /// Page -> worker: cancel run `run`.

@@ -21,6 +21,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::{self, message, set};
+use crate::split::split_part;
 use crate::net::clock::time_origin_ms;
 use crate::net::measure::{measure, Abort, RunSink};
 use crate::net::request::RunSpec;
@@ -31,8 +32,25 @@ pub fn in_worker() -> bool {
 }
 
 /// Starts serving runs in this worker and tells the page it is ready. Call once, from `main`, in the
-/// worker.
+/// worker. The serving code (with the reader loop) is the `measure` chunk's ([`crate::split`]), fetched
+/// now: the page's main module does not carry it. When it does not arrive, the worker tells the page
+/// ([`protocol::FAILED`]), which measures on its own thread instead.
 pub fn serve() {
+    wasm_bindgen_futures::spawn_local(async {
+        if serve_runs().await.is_err() {
+            let m = message(protocol::FAILED, None);
+            set(&m, "message", &JsValue::from_str("the measuring worker's code did not load"));
+            post(&m, None);
+        }
+    });
+}
+
+split_part!(measure, preload_serve_runs; fn serve_runs() -> () {
+    listen()
+});
+
+/// Listens for the page's messages, warms the reader loop up, then says ready.
+fn listen() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
         return;
     };

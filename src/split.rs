@@ -1,0 +1,53 @@
+//! Functions whose code the build moves out of the page's main module into the wasm chunk they name
+//! (wasm_split, through Leptos's re-export), fetched the first time one of that chunk's functions is
+//! called or preloaded (issue 13's size budget; BENCHMARKS.md, Size, "Splitting the wasm, shipped"). The
+//! parts themselves: `ui::parts` (what the page shows once a run starts, and reports) and
+//! `net::measuring` (the reader loop, which the measuring worker loads).
+//!
+//! Only a build with the `split` feature splits (Trunk's, with `scripts/split-wasm.sh` as its post-build
+//! hook: a split build that is not split afterwards does not load). Without it (the wasm tests, a plain
+//! `cargo build`) every part is an ordinary async function that cannot fail to load.
+//!
+//! A chunk can fail to arrive (the network dropped, or a deploy replaced the files since the page
+//! opened): each caller then says so where the part would be ([`PartMissing`]).
+
+/// A part's code did not load. The load is tried again at the next call (wasm_split caches only a
+/// success).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartMissing;
+
+impl From<leptos::wasm_split::SplitLoaderError> for PartMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        PartMissing
+    }
+}
+
+/// Declares a part: `split_part!(chunk, preload_name; fn name(arg: Type, ...) -> Output { body })` becomes
+/// `async fn name(...) -> Result<Output, PartMissing>` whose code is in chunk `split_<chunk>` (parts that
+/// name the same chunk share it), and `async fn preload_name() -> Result<(), SplitLoaderError>` that
+/// fetches that chunk without calling anything.
+macro_rules! split_part {
+    ($chunk:ident, $preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(feature = "split")]
+        $(#[$meta])*
+        #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::PartMissing> {
+            Ok($body)
+        }
+
+        #[cfg(not(feature = "split"))]
+        $(#[$meta])*
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::PartMissing> {
+            Ok($body)
+        }
+
+        /// Fetches this part's code without running it (nothing to fetch in a build that does not split).
+        #[cfg(not(feature = "split"))]
+        #[allow(dead_code)] // as in a split build, where a part's preload may go unused too
+        $vis async fn $preload() -> Result<(), leptos::wasm_split::SplitLoaderError> {
+            Ok(())
+        }
+    };
+}
+pub(crate) use split_part;
+
