@@ -11,6 +11,8 @@
 //! A chunk can fail to arrive (the network dropped, or a deploy replaced the files since the page
 //! opened): each caller then says so where the part would be ([`PartMissing`]).
 
+use std::future::Future;
+
 /// A part's code did not load. The load is tried again at the next call (wasm_split caches only a
 /// success).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,3 +53,29 @@ macro_rules! split_part {
 }
 pub(crate) use split_part;
 
+/// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
+/// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a
+/// run follows its last read in the same task whenever the report's part is there, as it is once
+/// `ui::parts::ensure_parts` has succeeded.
+pub fn now_or_later<F>(future: F, then: impl FnOnce(F::Output) + 'static)
+where
+    F: Future + 'static,
+{
+    use std::task::{Context, Poll, Waker};
+    let mut future = Box::pin(future);
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => then(output),
+        // The next poll (the task's) replaces the waker.
+        Poll::Pending => wasm_bindgen_futures::spawn_local(async move { then(future.await) }),
+    }
+}
+
+/// What `future` gives if it is ready at its first poll (a part whose code is loaded), else `None` (the
+/// future is dropped; a part's load it started goes on in the browser).
+pub fn ready_now<F: Future>(future: F) -> Option<F::Output> {
+    use std::task::{Context, Poll, Waker};
+    match std::pin::pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => Some(output),
+        Poll::Pending => None,
+    }
+}

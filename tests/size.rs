@@ -2,9 +2,9 @@
 //! module, which the page and its worker load before the page works, and the chunks that come after it:
 //! what is shown once a run has started or on demand, the live analysis and the derivation of reports
 //! (src/ui/parts.rs), fetched once the page has mounted; the reader loop (src/net/measure.rs), which the
-//! measuring worker loads; and the code both use. Each
-//! file gzipped with `gzip -9 -n`: the main module must stay within [`RATCHET_MAIN_WASM_GZIP_BYTES`] and
-//! all of them together within [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks,
+//! measuring worker loads; and the code both use. Each file gzipped with `gzip -9 -n`: the main module
+//! must stay within issue 13's budget, [`BUDGET_MAIN_WASM_GZIP_BYTES`], and all of them together within
+//! a ratchet, [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks,
 //! because they do not depend on the machine's load (BENCHMARKS.md, "Size").
 //!
 //! Environment: `STREAMSCOPE_DIST` (the built page, `trunk build --release`; default `<workspace>/dist`).
@@ -13,20 +13,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The issue's budget for the gzipped wasm a reader downloads before the page works: 200 KB. NOT met
-/// yet: see [`RATCHET_MAIN_WASM_GZIP_BYTES`].
+/// The issue's budget for the gzipped wasm a reader downloads before the page works: 200 KB. Met since
+/// 2026-12-05 (197,580 B): the views shown once a run starts, the live analysis, the reports, the reader
+/// loop, the worker messages' JSON reader and the English words of findings come after the main module
+/// (BENCHMARKS.md, Size). It was 469,147 B as one wasm file; the steps between held ratchets at 305,000,
+/// 270,000, 250,000 and 225,000 B. Never raise it to let a change in: move what the page does not need
+/// before a run after it, or remove the cause.
 const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
-/// A ratchet, not the budget: the gzipped main module as measured (221,233 B on 2026-12-05: everything
-/// shown once a run has started or on demand, the live analysis of a run's reads, the derivation and
-/// JSON text of reports and the reader loop split off, and the English words of findings, reports and
-/// panels in `en.txt`), rounded up to the next 5 KB. It was 470,000 B for the one unsplit wasm, 305,000 B with only the
-/// panels shown after a run and the reports split off, 270,000 B before the live analysis was, 250,000 B before the reader loop and the words were. Lower this constant whenever the main
-/// module shrinks; never raise it to let a change in.
-const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 225_000;
-
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
-/// part downloads), as measured (495,624 B on 2026-12-05, in 4 files), rounded up to the next 5 KB.
+/// part downloads), as measured (495,624 B on 2026-12-05, in 4 files; 498,809 B since the worker
+/// messages' JSON reader left the main module for the code both chunks share), rounded up to the next
+/// 5 KB.
 /// Splitting costs bytes in all (each chunk repeats imports and exports and is compressed on its own):
 /// the unsplit page was 469,147 B (BENCHMARKS.md, Size, "Splitting the wasm, shipped"). The English
 /// words of findings, reports and panels left the wasm for `en.txt` (11,157 B gzipped, not counted
@@ -34,7 +32,7 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 225_000;
 const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 500_000;
 
 #[test]
-fn the_gzipped_wasm_stays_within_the_ratchets() {
+fn the_gzipped_wasm_stays_within_the_budget_and_the_ratchet() {
     let dist = streamscope_e2e::built_page_dir();
     let files = wasm_files(&dist);
     let main: Vec<&PathBuf> = files.iter().filter(|f| is_main_module(f)).collect();
@@ -56,17 +54,16 @@ fn the_gzipped_wasm_stays_within_the_ratchets() {
         lines += &format!("{:<48} {raw:>9} B raw {gzipped:>8} B gzip -9\n", file.file_name().unwrap_or_default().to_string_lossy());
     }
     lines += &format!(
-        "main module gzip {main_bytes} B; ratchet {RATCHET_MAIN_WASM_GZIP_BYTES} B; issue 13's budget {BUDGET_MAIN_WASM_GZIP_BYTES} B ({})\n\
+        "main module gzip {main_bytes} B; issue 13's budget {BUDGET_MAIN_WASM_GZIP_BYTES} B\n\
          all {} wasm files gzip {total_bytes} B; ratchet {RATCHET_ALL_WASM_GZIP_BYTES} B\n",
-        if main_bytes <= BUDGET_MAIN_WASM_GZIP_BYTES { "met" } else { "not met yet" },
         files.len(),
     );
     // Straight to stderr, past the test harness's capture: the figures show on a passing run too.
     let _ = std::io::stderr().write_all(lines.as_bytes());
     assert!(files.len() > 1, "the page's wasm is not split (one file): the build's split step did not run:\n{lines}");
     assert!(
-        main_bytes <= RATCHET_MAIN_WASM_GZIP_BYTES,
-        "the gzipped main module grew past its ratchet ({main_bytes} B > {RATCHET_MAIN_WASM_GZIP_BYTES} B):\n{lines}\
+        main_bytes <= BUDGET_MAIN_WASM_GZIP_BYTES,
+        "the gzipped main module grew past issue 13's budget ({main_bytes} B > {BUDGET_MAIN_WASM_GZIP_BYTES} B):\n{lines}\
          find what grew (BENCHMARKS.md, \"Size\": twiggy on a build with names) and remove the cause, or move \
          what the page does not need before a run into a part of its own (src/ui/split.rs)"
     );

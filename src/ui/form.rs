@@ -2,7 +2,8 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use streamscope_core::config::page_config::{body_with_model, PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
+use super::parts::model_in_body;
+use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
 use streamscope_core::i18n::keys::UiFormKey;
 use streamscope_core::i18n::{Lang, Text};
@@ -471,10 +472,13 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                             view! {
                                 <button class="model-pick" data-testid=testid on:click=move |_| {
                                     // An exact request carries its model in the body; the preset in its field.
-                                    match body_with_model(&form.body.get_untracked(), &pick) {
-                                        Some(body) if form.mode.get_untracked() == RequestMode::Exact => form.body.set(body),
-                                        _ => form.model.set(pick.clone()),
-                                    }
+                                    let (body, pick) = (form.body.get_untracked(), pick.clone());
+                                    leptos::task::spawn_local(async move {
+                                        match model_in_body(body, pick.clone()).await {
+                                            Ok(Some(body)) if form.mode.get_untracked() == RequestMode::Exact => form.body.set(body),
+                                            _ => form.model.set(pick),
+                                        }
+                                    });
                                 }>{id}</button>
                             }
                         }).collect_view()}

@@ -93,6 +93,10 @@ split_part!(after, preload_analyze; pub fn analyze_reads(analyzer: &mut Option<A
     }
 });
 
+split_part!(after, preload_model_in_body; pub fn model_in_body(body: String, model: String) -> Option<String> {
+    streamscope_core::config::page_config::body_with_model(&body, &model)
+});
+
 split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
     let report = Report::from_analysis(&trace, &analysis);
     (trace, analysis, report)
@@ -132,6 +136,8 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
 pub async fn ensure_parts() -> Result<(), PartMissing> {
     if !ready_to_measure() {
         preload_analyze().await?;
+        crate::net::worker::client::preload_end_reader().await?;
+        preload_model_in_body().await?;
         preload_report().await?;
         preload_campaign_report().await?;
         preload_report_json().await?;

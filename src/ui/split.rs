@@ -4,40 +4,13 @@
 
 use std::future::Future;
 
-pub(crate) use crate::split::{split_part, PartMissing};
+pub(crate) use crate::split::{now_or_later, ready_now, split_part, PartMissing};
 
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 
 use super::lang::lang_getter;
-
-/// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
-/// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a
-/// run follows its last read in the same task whenever the report's part is there, as it is once
-/// [`super::parts::ensure_parts`] has succeeded.
-pub fn now_or_later<F>(future: F, then: impl FnOnce(F::Output) + 'static)
-where
-    F: Future + 'static,
-{
-    use std::task::{Context, Poll, Waker};
-    let mut future = Box::pin(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => then(output),
-        // The next poll (the task's) replaces the waker.
-        Poll::Pending => leptos::task::spawn_local(async move { then(future.await) }),
-    }
-}
-
-/// What `future` gives if it is ready at its first poll (a part whose code is loaded), else `None` (the
-/// future is dropped; a part's load it started goes on in the browser).
-pub fn ready_now<F: Future>(future: F) -> Option<F::Output> {
-    use std::task::{Context, Poll, Waker};
-    match std::pin::pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => Some(output),
-        Poll::Pending => None,
-    }
-}
 
 /// Waits for `future` at most `limit_ms`: `None` when the time ran out first (the future is dropped; a
 /// part's load goes on in the browser and counts at the next call).

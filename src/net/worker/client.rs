@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use js_sys::{Float64Array, Function, Promise, Uint8Array};
 use streamscope_core::json_in;
-use streamscope_core::trace::{MeasuredIn, ReadChunk, TraceEnd};
+use streamscope_core::trace::{ConnectionTiming, MeasuredIn, Probes, ReadChunk, TraceEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -18,6 +18,7 @@ use crate::net::clock::time_origin_ms;
 use crate::net::feed::SharedFeed;
 use crate::net::race::{race_with_deadline, Raced};
 use crate::net::request::RunSpec;
+use crate::split::{now_or_later, split_part, PartMissing};
 
 /// The worker's loader script, beside the page (copied by index.html); relative, so the bundle works from
 /// any sub-path. It runs the page's own glue and wasm, named in the first message ([`load_message`]).
@@ -196,7 +197,7 @@ fn on_message(data: &JsValue) {
             feed.started(t0_page_ms, protocol::get_f64(data, "unix_ms"));
         }
         Some(protocol::HEADERS) => {
-            let headers = protocol::get_str(data, "headers").and_then(|h| json_in::from_str(&h).ok()).unwrap_or_default();
+            let headers = header_pairs(&protocol::get(data, "headers"));
             feed.headers(protocol::get_f64(data, "at_ms"), protocol::get_f64(data, "status").map(|s| s as u16), headers);
         }
         Some(protocol::READS) => {
@@ -211,21 +212,43 @@ fn on_message(data: &JsValue) {
         }
         Some(protocol::END) => {
             let json = |key: &str| protocol::get_str(data, key).unwrap_or_default();
-            let end = json_in::from_str(&json("end")).unwrap_or_else(|e| TraceEnd::NetworkError {
-                at_ms: 0.0,
-                message: format!("the measuring worker sent an unreadable end: {e}"),
-                during_body: true,
-            });
-            let connection = json_in::from_str(&json("connection")).unwrap_or_default();
-            feed.ended(end, connection, json_in::from_str(&json("probes")).unwrap_or_default());
+            let read = read_end(json("end"), json("connection"), json("probes"));
             drop(feed);
             drop(runs);
-            if let Some(slot) = c.runs.borrow_mut().remove(&run) {
+            let Some(slot) = c.runs.borrow_mut().remove(&run) else { return };
+            // Ready at once: a run starts only once the parts that come after the page are loaded.
+            now_or_later(read, move |read| {
+                let (end, connection, probes) = read.unwrap_or_else(|PartMissing| {
+                    let message = "the page's code that reads the measuring worker's results did not load: reload the page";
+                    (TraceEnd::NetworkError { at_ms: 0.0, message: message.into(), during_body: true }, None, Probes::default())
+                });
+                slot.feed.borrow_mut().ended(end, connection, probes);
                 let _ = slot.done.call0(&JsValue::NULL);
-            }
+            });
         }
         _ => {}
     }
+}
+
+split_part!(after, preload_end_reader; pub fn read_end(end: String, connection: String, probes: String) -> (TraceEnd, Option<ConnectionTiming>, Probes) {
+    let end = json_in::from_str(&end).unwrap_or_else(|e| TraceEnd::NetworkError {
+        at_ms: 0.0,
+        message: format!("the measuring worker sent an unreadable end: {e}"),
+        during_body: true,
+    });
+    (end, json_in::from_str(&connection).unwrap_or_default(), json_in::from_str(&probes).unwrap_or_default())
+});
+
+/// Response headers as the worker sends them, `[name, value]` pairs (anything else is skipped).
+fn header_pairs(pairs: &JsValue) -> Vec<(String, String)> {
+    let Some(pairs) = pairs.dyn_ref::<js_sys::Array>() else { return Vec::new() };
+    pairs
+        .iter()
+        .filter_map(|pair| {
+            let pair = pair.dyn_into::<js_sys::Array>().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
 }
 
 /// The worker could not start or died: runs in flight end as network errors (with what they had), and

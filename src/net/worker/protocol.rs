@@ -1,12 +1,14 @@
 //! The messages between the page and the measuring worker. Plain JS objects with a `kind`; the run's
-//! spec and the end of a run travel as JSON text (small, once per run); reads travel as their own
-//! `Uint8Array`s with the buffers transferred (no copy) and their times in one `Float64Array`.
+//! spec and the end of a run travel as JSON text (small, once per run; the page reads the end with code
+//! that comes after its main module, `client::read_end`), response headers as `[name, value]` pairs;
+//! reads travel as their own `Uint8Array`s with the buffers transferred (no copy) and their times in one
+//! `Float64Array`.
 //!
 //! page -> worker: `load {js, wasm}` (first, read by the loader script, `streamscope-worker_loader.js`:
 //! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `pull` (post the reads waiting,
 //! every run's: sent when the page is about to draw).
-//! worker -> page: `ready` (or `failed {message}`), `started {run, t0_origin_ms, unix_ms}`, `headers {run, at_ms, status, headers}`,
-//! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
+//! worker -> page: `ready` (or `failed {message}`), `started {run, t0_origin_ms, unix_ms}`,
+//! `headers {run, at_ms, status, headers: [[name, value]]}`, `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;

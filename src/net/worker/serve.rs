@@ -191,7 +191,9 @@ impl RunSink for PostingSink {
         let m = message(protocol::HEADERS, Some(self.run));
         set(&m, "at_ms", &JsValue::from_f64(at_ms));
         set(&m, "status", &JsValue::from(status));
-        set(&m, "headers", &json(&headers));
+        // As `[name, value]` pairs (structured clone): the page reads them with no JSON parser.
+        let pairs: Array = headers.iter().map(|(name, value)| Array::of2(&JsValue::from_str(name), &JsValue::from_str(value))).collect();
+        set(&m, "headers", &pairs);
         post(&m, None);
     }
 
