@@ -28,7 +28,13 @@ fn chunk_of(dist: &Path, part: &str) -> PathBuf {
 /// A copy of the built page without `part`'s chunk, in a fresh folder, served by a lab of its own: its
 /// address and the folder (to remove after the test).
 fn page_without(part: &str) -> (std::net::SocketAddr, PathBuf) {
-    let copy = std::env::temp_dir().join(format!("streamscope-without-{part}-{}", std::process::id()));
+    page_without_file(part, |copy| chunk_of(copy, part))
+}
+
+/// A copy of the built page without the file `which` names in the copy (`name` names the copy's folder),
+/// served by a lab of its own: its address and the folder (to remove after the test).
+fn page_without_file(name: &str, which: impl FnOnce(&Path) -> PathBuf) -> (std::net::SocketAddr, PathBuf) {
+    let copy = std::env::temp_dir().join(format!("streamscope-without-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&copy);
     std::fs::create_dir_all(&copy).expect("a folder for the copy");
     for entry in std::fs::read_dir(built_page_dir()).expect("the built page") {
@@ -37,7 +43,8 @@ fn page_without(part: &str) -> (std::net::SocketAddr, PathBuf) {
             std::fs::copy(&path, copy.join(path.file_name().unwrap_or_default())).expect("copy a file");
         }
     }
-    std::fs::remove_file(chunk_of(&copy, part)).unwrap_or_else(|err| panic!("remove {part}'s chunk: {err}"));
+    let file = which(&copy);
+    std::fs::remove_file(&file).unwrap_or_else(|err| panic!("remove {}: {err}", file.display()));
     (private_lab(copy.clone()), copy)
 }
 
@@ -79,6 +86,24 @@ async fn without_the_parts_nothing_is_measured_and_the_page_says_why() {
         assert_eq!(run_disabled.expect("read the Run button").as_bool(), Some(false), "Run stays usable (to try again)");
         // No run started: the worker was never asked to read.
         assert_eq!(page.testid_count("raw-count").await, 0);
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_english_words_of_findings_nothing_is_measured_and_the_page_says_why() {
+    // The wasm carries only its form's English words; a report says the rest (`en.txt`).
+    let (lab, copy) = page_without_file("en-words", |copy| copy.join("en.txt"));
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "error", "{}", report.text);
+        let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
+        assert!(said.contains("did not load") && said.contains("Reload the page"), "{said}");
+        // The form still speaks English (its words are built in).
+        let run = page.testid_text("run").await.unwrap_or_default();
+        assert_eq!(run.trim(), "Run", "{}", page.body_text().await);
     })
     .await;
     let _ = std::fs::remove_dir_all(&copy);

@@ -55,26 +55,33 @@ pub fn install(text: &str) -> Result<Lang, String> {
     Ok(lang)
 }
 
-/// English's file: every key, in order, well formed, and empty where the template is built in.
+/// English's file: every key, in order, well formed, and empty exactly where the page's wasm has the
+/// template built in.
 fn check_english(templates: &[String]) -> Result<(), String> {
-    if templates.len() != Key::COUNT {
-        return Err(format!(
-            "{} templates where this page has {} keys: a file from another version of the page",
-            templates.len(),
-            Key::COUNT
-        ));
-    }
-    for (i, (key, template)) in Key::all().into_iter().zip(templates).enumerate() {
-        well_formed(template).map_err(|e| format!("template {i}: {e}"))?;
-        if en::always_built_in(key) != template.is_empty() {
-            return Err(format!("template {i} is {} where this page has its words built in or not: a file from another version of the page", if template.is_empty() { "empty" } else { "said" }));
+    check_each(templates, |key, template| {
+        if en::always_built_in(key) == template.is_empty() {
+            return Ok(());
         }
-    }
-    Ok(())
+        let said = if template.is_empty() { "empty" } else { "said" };
+        Err(format!("is {said} where this page has its words built in or not: a file from another version of the page"))
+    })
 }
 
 /// Every key said, in order, well formed, with English's placeholders.
 fn check(templates: &[String]) -> Result<(), String> {
+    check_each(templates, |key, template| {
+        let english = en::template(key);
+        if same_placeholders(template, english) {
+            Ok(())
+        } else {
+            Err(format!("has other placeholders than the English {english:?}"))
+        }
+    })
+}
+
+/// One template per key, in order, each well formed and passing `also` (whose error is said of the
+/// template's number).
+fn check_each(templates: &[String], also: impl Fn(Key, &str) -> Result<(), String>) -> Result<(), String> {
     if templates.len() != Key::COUNT {
         return Err(format!(
             "{} templates where this page has {} keys: a file from another version of the page",
@@ -84,10 +91,7 @@ fn check(templates: &[String]) -> Result<(), String> {
     }
     for (i, (key, template)) in Key::all().into_iter().zip(templates).enumerate() {
         well_formed(template).map_err(|e| format!("template {i}: {e}"))?;
-        let english = en::template(key);
-        if !same_placeholders(template, english) {
-            return Err(format!("template {i} has other placeholders than the English {english:?}"));
-        }
+        also(key, template).map_err(|e| format!("template {i} {e}"))?;
     }
     Ok(())
 }
