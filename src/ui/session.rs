@@ -286,8 +286,8 @@ impl Session {
         });
     }
 
-    /// The part that derives reports was not there when a run ended (it is fetched before any run starts, so only
-    /// if that was bypassed): say so instead of a report.
+    /// The part that analyses reads and derives reports was not there during or at the end of a run (it
+    /// is fetched before any run starts, so only if that was bypassed): say so instead of a report.
     fn part_missing(self) {
         self.campaign.set(None);
         self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", "report")));

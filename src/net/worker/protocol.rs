@@ -8,7 +8,8 @@
 //! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `pull` (post the reads waiting,
 //! every run's: sent when the page is about to draw).
 //! worker -> page: `ready` (or `failed {message}`), `started {run, t0_origin_ms, unix_ms}`,
-//! `headers {run, at_ms, status, headers: [[name, value]]}`, `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
+//! `headers {run, at_ms, status, headers: [[name, value]]}`,
+//! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
