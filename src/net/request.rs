@@ -1,13 +1,12 @@
 //! What to send and how long to wait: the inputs of one run, built by the UI.
 
-use serde::{Deserialize, Serialize};
 use streamscope_core::secrets::{credential_values, is_credential_header, redact_url, url_credentials, Scrubber, Secret};
 use streamscope_core::trace::RequestSummary;
 
 use super::scope::Scope;
 
 /// Time limits for one run; `None` means no limit.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timeouts {
     /// Response headers must arrive within this many ms of `fetch()`.
     pub headers_ms: Option<f64>,
@@ -30,9 +29,10 @@ impl Default for Timeouts {
     }
 }
 
-/// One request to measure. Serialised only to hand it to the measuring worker (in memory, same page).
+/// One request to measure, handed to the measuring worker as a plain object (`worker::spec`, in memory,
+/// same page).
 /// `Debug` shows the URL redacted and header values as their length: a log line cannot leak a key.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq)]
 pub struct RunSpec {
     /// The exact request URL.
     pub url: String,

@@ -138,7 +138,6 @@ pub fn start(spec: &RunSpec, feed: SharedFeed) -> Option<(u32, Promise)> {
         return None;
     }
     let worker = c.worker.as_ref()?;
-    let spec_json = serde_json::to_string(spec).ok()?;
     let run = c.next_run.get();
     c.next_run.set(run + 1);
     let mut done = None;
@@ -146,7 +145,7 @@ pub fn start(spec: &RunSpec, feed: SharedFeed) -> Option<(u32, Promise)> {
     feed.borrow_mut().trace.measured_in = Some(MeasuredIn::Worker);
     c.runs.borrow_mut().insert(run, Slot { feed, done: done? });
     let m = message(protocol::START, Some(run));
-    set(&m, "spec", &JsValue::from_str(&spec_json));
+    set(&m, "spec", &super::spec::to_js(spec));
     if worker.post_message(&m).is_err() {
         c.runs.borrow_mut().remove(&run);
         return None;

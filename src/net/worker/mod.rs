@@ -8,3 +8,4 @@
 pub mod client;
 pub mod protocol;
 pub mod serve;
+pub mod spec;

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Uint8Array};
-use streamscope_core::json_in;
 use streamscope_core::trace::TraceEnd;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -66,7 +65,7 @@ fn listen() {
         let Some(run) = protocol::get_run(&data) else { return };
         match protocol::get_str(&data, "kind").as_deref() {
             Some(protocol::START) => {
-                let spec = protocol::get_str(&data, "spec").unwrap_or_default();
+                let spec = super::spec::from_js(&protocol::get(&data, "spec"));
                 wasm_bindgen_futures::spawn_local(run_in_worker(run, spec, runs.clone()));
             }
             Some(protocol::CANCEL) => {
@@ -117,12 +116,12 @@ async fn warm_up() {
 /// The runs being measured: how to cancel each, and its reads waiting for the page's next pull.
 type Runs = Rc<RefCell<HashMap<u32, (Abort, Rc<RefCell<Batch>>)>>>;
 
-async fn run_in_worker(run: u32, spec_json: String, runs: Runs) {
+async fn run_in_worker(run: u32, spec: Result<RunSpec, String>, runs: Runs) {
     let end_now = |message: String| {
         let end = TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false };
         post_end(run, &end, &JsValue::NULL, &JsValue::NULL);
     };
-    let spec: RunSpec = match json_in::from_str(&spec_json) {
+    let spec = match spec {
         Ok(spec) => spec,
         Err(e) => return end_now(format!("the measuring worker could not read the request: {e}")),
     };
