@@ -6,9 +6,10 @@
 //! - [`en`] and [`zh_cn`]: one catalogue per language, an exhaustive `match` per group, so a key missing
 //!   from a catalogue fails the build; the tests in [`check`] fail on a placeholder that differs between
 //!   the languages and on a Chinese template left in English;
-//! - the page's wasm is built without the `zh-cn-built-in` feature: it carries the English words only
-//!   and installs the Chinese ones from `zh-CN.txt` ([`catalogue_file`]) when it speaks Chinese
-//!   ([`install`], [`is_available`]);
+//! - the page's wasm is built without the `zh-cn-built-in` and `en-built-in` features: it carries only
+//!   the English words of its form ([`en::always_built_in`]), installs the rest of English's from
+//!   `en.txt` before its first run, and the Chinese ones from `zh-CN.txt` ([`catalogue_file`]) when it
+//!   speaks Chinese ([`install`], [`is_available`]);
 //! - [`Text`]: a message with its arguments (figures already formatted by [`crate::text`], the same in
 //!   both languages), a sequence of texts, or verbatim data (a server's message, a URL).
 //!
