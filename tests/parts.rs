@@ -1,9 +1,10 @@
-//! The page's parts that come after it (src/ui/split.rs): the first download is the main module, what
-//! is shown once a run has started (and the derivation of reports) comes from one chunk fetched once the
-//! page has mounted, and a chunk that does not arrive ends in a note in each part's place and a
-//! start error that says why nothing is measured. The reader loop's code is a chunk of its own, which
-//! the measuring worker loads (and the page only when it measures on its own thread). Needs the built page (`trunk build --release`,
-//! which splits it) and chromium.
+//! The page's parts that come after it (src/split.rs, src/ui/parts.rs): the first download is the main
+//! module; what is shown once a run has started, the live analysis and the reports come from one chunk
+//! fetched once the page has mounted, with the English words they say (`en.txt`); a chunk or file that
+//! does not arrive ends in a note in each part's place and a start error that says why nothing is
+//! measured. The reader loop's code is a chunk of its own, which the measuring worker loads (and the
+//! page only when it measures on its own thread). Needs the built page (`trunk build --release`, which
+//! splits it) and chromium.
 
 use std::path::{Path, PathBuf};
 
