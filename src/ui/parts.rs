@@ -130,9 +130,10 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
 }
 
 /// Fetches every part's code and the English words they say (`en.txt`, `net::catalogue`), once; a
-/// failure is tried again at the next call. One chunk holds them all, but each function keeps its own loaded flag (wasm_split's loader) and only a function whose flag
-/// is set is ready at its first poll, which `now_or_later` and `ready_now` rely on at a run's end and in
-/// `#report-json`: so each is preloaded (the chunk itself is fetched once).
+/// failure is tried again at the next call. One chunk holds them all, but each function keeps its own
+/// loaded flag (wasm_split's loader) and only a function whose flag is set is ready at its first poll,
+/// which `now_or_later` and `ready_now` rely on during and at the end of a run and in `#report-json`: so
+/// each is preloaded (the chunk itself is fetched once).
 pub async fn ensure_parts() -> Result<(), PartMissing> {
     if !ready_to_measure() {
         preload_analyze().await?;

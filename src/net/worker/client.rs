@@ -241,13 +241,7 @@ split_part!(after, preload_end_reader; pub fn read_end(end: String, connection: 
 /// Response headers as the worker sends them, `[name, value]` pairs (anything else is skipped).
 fn header_pairs(pairs: &JsValue) -> Vec<(String, String)> {
     let Some(pairs) = pairs.dyn_ref::<js_sys::Array>() else { return Vec::new() };
-    pairs
-        .iter()
-        .filter_map(|pair| {
-            let pair = pair.dyn_into::<js_sys::Array>().ok()?;
-            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
-        })
-        .collect()
+    pairs.iter().filter_map(|pair| protocol::pair(&pair).ok()).collect()
 }
 
 /// The worker could not start or died: runs in flight end as network errors (with what they had), and

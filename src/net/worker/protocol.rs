@@ -12,8 +12,8 @@
 //! `headers {run, at_ms, status, headers: [[name, value]]}`,
 //! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
 
-use js_sys::{Object, Reflect};
-use wasm_bindgen::JsValue;
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Page -> worker loader: the glue (`js`) and the wasm (`wasm`) to run, as the page names them.
 pub const LOAD: &str = "load";
@@ -64,6 +64,20 @@ pub fn get_str(message: &JsValue, key: &str) -> Option<String> {
 /// A number field, `None` when missing or not a number.
 pub fn get_f64(message: &JsValue, key: &str) -> Option<f64> {
     get(message, key).as_f64()
+}
+
+/// `[name, value]` pairs as a JS array of two-string arrays (response headers, a spec's headers).
+pub fn pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Array {
+    pairs.into_iter().map(|(name, value)| Array::of2(&JsValue::from_str(name), &JsValue::from_str(value))).collect()
+}
+
+/// One `[name, value]` pair of [`pairs`]; the error says what it is instead.
+pub fn pair(value: &JsValue) -> Result<(String, String), &'static str> {
+    let pair = value.dyn_ref::<Array>().ok_or("a header that is not a pair")?;
+    match (pair.get(0).as_string(), pair.get(1).as_string()) {
+        (Some(name), Some(value)) => Ok((name, value)),
+        _ => Err("a header that is not text"),
+    }
 }
 
 /// The run id of a message, `None` when missing or not a valid id.

@@ -191,8 +191,7 @@ impl RunSink for PostingSink {
         set(&m, "at_ms", &JsValue::from_f64(at_ms));
         set(&m, "status", &JsValue::from(status));
         // As `[name, value]` pairs (structured clone): the page reads them with no JSON parser.
-        let pairs: Array = headers.iter().map(|(name, value)| Array::of2(&JsValue::from_str(name), &JsValue::from_str(value))).collect();
-        set(&m, "headers", &pairs);
+        set(&m, "headers", &protocol::pairs(headers.iter().map(|(name, value)| (name.as_str(), value.as_str()))));
         post(&m, None);
     }
 

@@ -6,7 +6,7 @@ use js_sys::{Array, Object};
 use streamscope_core::secrets::Secret;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::protocol::{get, get_f64, get_str, set};
+use super::protocol::{get, get_f64, get_str, pair, pairs, set};
 use crate::net::request::{RunSpec, Timeouts};
 
 /// `spec` as a JS object: `{url, method, body, headers: [[name, value]], timeouts: {headers_ms,
@@ -16,12 +16,7 @@ pub fn to_js(spec: &RunSpec) -> Object {
     set(&o, "url", &JsValue::from_str(&spec.url));
     set(&o, "method", &JsValue::from_str(&spec.method));
     set(&o, "body", &spec.body.as_deref().map_or(JsValue::NULL, JsValue::from_str));
-    let headers: Array = spec
-        .headers
-        .iter()
-        .map(|(name, value)| Array::of2(&JsValue::from_str(name), &JsValue::from_str(value.expose())))
-        .collect();
-    set(&o, "headers", &headers);
+    set(&o, "headers", &pairs(spec.headers.iter().map(|(name, value)| (name.as_str(), value.expose()))));
     let limits = Object::new();
     let t = &spec.timeouts;
     for (key, limit) in [("headers_ms", t.headers_ms), ("first_byte_ms", t.first_byte_ms), ("idle_ms", t.idle_ms), ("total_ms", t.total_ms)] {
@@ -44,13 +39,7 @@ pub fn from_js(value: &JsValue) -> Result<RunSpec, String> {
         .dyn_into::<Array>()
         .map_err(|_| "no headers")?
         .iter()
-        .map(|pair| {
-            let pair = pair.dyn_into::<Array>().map_err(|_| "a header that is not a pair")?;
-            match (pair.get(0).as_string(), pair.get(1).as_string()) {
-                (Some(name), Some(value)) => Ok((name, Secret::new(value))),
-                _ => Err("a header that is not text"),
-            }
-        })
+        .map(|value| pair(&value).map(|(name, value)| (name, Secret::new(value))))
         .collect::<Result<Vec<_>, _>>()?;
     let limits = get(value, "timeouts");
     if !limits.is_object() {
