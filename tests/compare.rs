@@ -124,7 +124,7 @@ async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret()
         // Bad input is a message, not a blank page.
         page.paste("import-text", "{not json").await;
         page.click("import-apply").await;
-        let note = page.testid_text("handoff-note").await.unwrap_or_default();
+        let note = page.wait_for_testid_text("handoff-note", std::time::Duration::from_secs(10), |n| n.starts_with("This is not JSON")).await;
         assert!(note.starts_with("This is not JSON"), "{note}");
 
         // The permalink reruns the same request, without the key.

@@ -129,3 +129,55 @@ async fn without_the_reader_loops_code_the_run_ends_in_an_error_that_says_so() {
     .await;
     let _ = std::fs::remove_dir_all(&copy);
 }
+
+/// The names of the wasm files the page (not its worker) has fetched so far.
+async fn wasm_fetched(page: &Page) -> Vec<String> {
+    let script = "return performance.getEntriesByType('resource').map(e => e.name.split('/').pop())\
+                  .filter(n => n.endsWith('.wasm'))";
+    let names = page.client().execute(script, vec![]).await.expect("read the resource timings");
+    names.as_array().map(|a| a.iter().filter_map(|n| n.as_str().map(String::from)).collect()).unwrap_or_default()
+}
+
+/// Pastes `text` into the import box, applies it, and returns the page's note once it says something.
+async fn import_note(page: &Page, text: &str) -> String {
+    page.paste("import-text", text).await;
+    page.client()
+        .execute("document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;", vec![])
+        .await
+        .expect("apply the import");
+    page.wait_for_testid_text("handoff-note", std::time::Duration::from_secs(10), |t| !t.is_empty()).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_never_fetches_the_import_code_and_the_first_import_does() {
+    chunk_of(&built_page_dir(), "import");
+    with_page(|page: Page| async move {
+        let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        let fetched = wasm_fetched(&page).await;
+        assert!(fetched.iter().any(|n| n.starts_with("split_after-")), "the parts after the page: {fetched:?}");
+        assert!(!fetched.iter().any(|n| n.starts_with("split_import-")), "a run fetched the import's code: {fetched:?}");
+        let note = import_note(&page, "{not json").await;
+        assert!(note.starts_with("This is not JSON"), "{note}");
+        let fetched = wasm_fetched(&page).await;
+        assert!(fetched.iter().any(|n| n.starts_with("split_import-")), "the import read without its code? {fetched:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_import_code_a_run_is_measured_and_an_import_says_why() {
+    let (lab, copy) = page_without("import");
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
+        let note = import_note(&page, "{not json").await;
+        assert!(note.contains("did not load (import)") && note.contains("Reload the page"), "{note}");
+        // What was measured is still shown.
+        assert_eq!(page.report_element().await.0.as_deref(), Some("done"));
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}

@@ -1,16 +1,19 @@
 //! Hand the result to someone else: download the export (report + traces), copy a Markdown summary for a
 //! ticket, a permalink that reruns the same configuration (never the key or a header value), and import:
-//! paste or drop an export and the page shows it as it was.
+//! paste or drop an export and the page shows it as it was (read by code fetched on the first import:
+//! `super::import_part`).
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
-use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::i18n::keys::{UiFormKey, UiKey};
 use streamscope_core::i18n::{Lang, Text};
-use streamscope_core::report::export::{import_in, Export, ExportedRun, Imported};
+use streamscope_core::report::export::{Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::import_part::read_import;
 use super::lang::{chosen_getter, lang_getter, word};
+use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
 use streamscope_core::config::page_config::PageConfig;
 use super::session::Session;
@@ -88,16 +91,21 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let export_open = RwSignal::new(false);
     let import_text = RwSignal::new(String::new());
     let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
-    let apply = move |text: String| match import_in(&text, lang()) {
-        Ok(Imported::Export(export)) => {
-            session.show_export(*export);
-            note.set(say_now(UiFormKey::NoteImportedExport));
-        }
-        Ok(Imported::ReportOnly(report)) => {
-            session.show_report_only(*report);
-            note.set(say_now(UiFormKey::NoteImportedReport));
-        }
-        Err(message) => note.set(message),
+    // The reading code comes with the first import (`import_part`); once it is here the note is set in
+    // the same task as the click.
+    let apply = move |text: String| {
+        now_or_later(read_import(text, lang()), move |read| match read {
+            Ok(Ok(Imported::Export(export))) => {
+                session.show_export(*export);
+                note.set(say_now(UiFormKey::NoteImportedExport));
+            }
+            Ok(Ok(Imported::ReportOnly(report))) => {
+                session.show_report_only(*report);
+                note.set(say_now(UiFormKey::NoteImportedReport));
+            }
+            Ok(Err(message)) => note.set(message),
+            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
+        })
     };
     let export_json = move |_| match current_export(session, lang()) {
         Some(export) => {

@@ -9,6 +9,7 @@ mod form;
 mod format;
 mod handoff;
 mod hops_panel;
+mod import_part;
 mod lang;
 mod level_chart;
 mod live_view;
