@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Float64Array, Function, Promise, Uint8Array};
-use streamscope_core::json_in;
 use streamscope_core::trace::{ConnectionTiming, MeasuredIn, Probes, ReadChunk, TraceEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::end;
 use super::protocol::{self, message, set};
 use crate::net::clock::time_origin_ms;
 use crate::net::feed::SharedFeed;
@@ -210,8 +210,8 @@ fn on_message(data: &JsValue) {
             }
         }
         Some(protocol::END) => {
-            let json = |key: &str| protocol::get_str(data, key).unwrap_or_default();
-            let read = read_end(json("end"), json("connection"), json("probes"));
+            let field = |key: &str| protocol::get(data, key);
+            let read = read_end(field("end"), field("connection"), field("probes"));
             drop(feed);
             drop(runs);
             let Some(slot) = c.runs.borrow_mut().remove(&run) else { return };
@@ -229,13 +229,13 @@ fn on_message(data: &JsValue) {
     }
 }
 
-split_part!(after, preload_end_reader; pub fn read_end(end: String, connection: String, probes: String) -> (TraceEnd, Option<ConnectionTiming>, Probes) {
-    let end = json_in::from_str(&end).unwrap_or_else(|e| TraceEnd::NetworkError {
+split_part!(after, preload_end_reader; pub fn read_end(end: JsValue, connection: JsValue, probes: JsValue) -> (TraceEnd, Option<ConnectionTiming>, Probes) {
+    let end = end::end_from_js(&end).unwrap_or_else(|e| TraceEnd::NetworkError {
         at_ms: 0.0,
         message: format!("the measuring worker sent an unreadable end: {e}"),
         during_body: true,
     });
-    (end, json_in::from_str(&connection).unwrap_or_default(), json_in::from_str(&probes).unwrap_or_default())
+    (end, end::connection_from_js(&connection), end::probes_from_js(&probes))
 });
 
 /// Response headers as the worker sends them, `[name, value]` pairs (anything else is skipped).

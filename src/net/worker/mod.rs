@@ -3,9 +3,11 @@
 //! measure on its own thread, see `crate::split`): the reader loop runs there, off the page's main
 //! thread, so the page's rendering, however heavy, can never delay a timestamp or merge two reads. `main` tells the
 //! two places apart ([`serve::in_worker`]). [`client`] is the page's side, [`serve`] the worker's,
-//! [`protocol`] the messages between them.
+//! [`protocol`] the messages between them, [`spec`] and [`end`] the plain objects a run's spec and its end
+//! travel as.
 
 pub mod client;
+pub mod end;
 pub mod protocol;
 pub mod serve;
 pub mod spec;

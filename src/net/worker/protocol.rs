@@ -1,7 +1,7 @@
 //! The messages between the page and the measuring worker. Plain JS objects with a `kind`; the run's
-//! spec as a plain object too (`spec`); the end of a run travels as JSON text (small, once per run; the
-//! page reads it with code that comes after its main module, `client::read_end`), response headers as
-//! `[name, value]` pairs;
+//! spec as a plain object too (`spec`), and the end of a run as plain objects (`end`; the page reads
+//! them with code that comes after its main module, `client::read_end`), response headers as
+//! `[name, value]` pairs: nothing between them is JSON;
 //! reads travel as their own `Uint8Array`s with the buffers transferred (no copy) and their times in one
 //! `Float64Array`.
 //!

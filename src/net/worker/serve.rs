@@ -14,11 +14,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Uint8Array};
-use streamscope_core::trace::TraceEnd;
+use streamscope_core::trace::{ConnectionTiming, Probes, TraceEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::end;
 use super::protocol::{self, message, set};
 use crate::split::split_part;
 use crate::net::clock::time_origin_ms;
@@ -119,7 +120,7 @@ type Runs = Rc<RefCell<HashMap<u32, (Abort, Rc<RefCell<Batch>>)>>>;
 async fn run_in_worker(run: u32, spec: Result<RunSpec, String>, runs: Runs) {
     let end_now = |message: String| {
         let end = TraceEnd::NetworkError { at_ms: 0.0, message, during_body: false };
-        post_end(run, &end, &JsValue::NULL, &JsValue::NULL);
+        post_end(run, &end, None, &Probes::default());
     };
     let spec = match spec {
         Ok(spec) => spec,
@@ -134,20 +135,15 @@ async fn run_in_worker(run: u32, spec: Result<RunSpec, String>, runs: Runs) {
     let outcome = measure(&spec, &sink, &abort).await;
     flush(run, &sink.batch);
     runs.borrow_mut().remove(&run);
-    post_end(run, &outcome.end, &json(&outcome.connection), &json(&outcome.probes));
+    post_end(run, &outcome.end, outcome.connection.as_ref(), &outcome.probes);
 }
 
-/// A value as JSON text (`null` if it cannot be written); pretty, as exports write the same types, so each
-/// type's writer is compiled once.
-fn json<T: serde::Serialize>(value: &T) -> JsValue {
-    JsValue::from_str(&serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".into()))
-}
-
-fn post_end(run: u32, end: &TraceEnd, connection: &JsValue, probes: &JsValue) {
+/// The run's end, its connection's figures and the probes' answers, as plain objects (`super::end`).
+fn post_end(run: u32, end: &TraceEnd, connection: Option<&ConnectionTiming>, probes: &Probes) {
     let m = message(protocol::END, Some(run));
-    set(&m, "end", &json(end));
-    set(&m, "connection", connection);
-    set(&m, "probes", probes);
+    set(&m, "end", &end::end_to_js(end));
+    set(&m, "connection", &end::connection_to_js(connection));
+    set(&m, "probes", &end::probes_to_js(probes));
     post(&m, None);
 }
 
