@@ -42,11 +42,13 @@ wasm-split-cli --target web --out-name streamscope "$input" "$work/split" >/dev/
 wasm-bindgen --keep-lld-exports --target web --no-typescript --out-dir "$work/bindgen" "$work/split/streamscope.wasm"
 
 # The chunks come from cargo's output with its names section (wasm-bindgen strips the main module's):
-# --strip-debug drops it.
+# --strip-debug drops it. --converge repeats -Oz until it gains nothing more, and the target_features
+# section (about 130 B per file, read by linkers, never by a browser) goes: 1.4 KB gzipped less in all
+# (BENCHMARKS.md, Size, "Imports on demand"), for no measurable build time.
 optimize() { # optimize IN OUT
   if [ "$profile" = release ]; then
     # Its names subsection for fields (id 3), which binaryen 132 reads past with a warning per chunk.
-    wasm-opt -Oz --strip-debug --strip-producers "$1" -o "$2" 2> >(grep -v 'unknown name subsection' >&2)
+    wasm-opt -Oz --converge --strip-debug --strip-producers --strip-target-features "$1" -o "$2" 2> >(grep -v 'unknown name subsection' >&2)
   else
     cp "$1" "$2"
   fi
