@@ -4,7 +4,8 @@
 //! next to the lab's API under `/v1/`, on ONE origin. The lab is asked for no CORS header at all
 //! (`cors=0`), so a request the browser treated as cross-origin would fail. The page opened at the
 //! sub-path must run as it does at the lab's root: verdict `streaming`, measured in its worker, every
-//! file of its own fetched under the sub-path (in Chinese, so its words' file too) and nothing from the
+//! file of its own fetched under the sub-path (in Chinese, so its words' file too; after the run an
+//! import, so the import's reading code too, which a run never fetches) and nothing from the
 //! origin's root; over HTTP/1.1 and over HTTP/2 with TLS (`h2`) the same verdict; through Caddy too.
 //!
 //! The package ships `NAME.gz` and `NAME.br` next to each file that compresses; the snippets send them
@@ -78,6 +79,15 @@ async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &st
         let reused = json["connection"]["reused"].clone();
         check.that(reused == true, || format!("connection.reused {reused} over h2, expected true (one connection)"));
     }
+
+    // An import: its reading code is fetched on the first one (never by a run), from the sub-path too.
+    page.paste("import-text", "{not json").await;
+    page.client()
+        .execute("document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;", vec![])
+        .await
+        .unwrap_or_else(|err| panic!("applying an import: {err}"));
+    let note = page.wait_for_testid_text("handoff-note", Duration::from_secs(10), |t| !t.is_empty()).await;
+    check.that(!note.contains("(import)") && !note.contains("（import）"), || format!("the import's code did not load: {note}"));
 
     // The network log is written as it goes; give it a moment for the last entries.
     tokio::time::sleep(Duration::from_millis(500)).await;
