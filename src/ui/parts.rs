@@ -2,7 +2,8 @@
 //! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
 //! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check, the raw
 //! reads, share and import; the reading of an import itself is the `import` chunk's, fetched only on an
-//! import: `super::import_part`), the analysis of a run's reads as they arrive, and the derivation of reports
+//! import: `super::import_part`), the running of a campaign (its rounds, each run's start and the drain of
+//! its reads, [`run_campaign`]), the analysis of a run's reads as they arrive, and the derivation of reports
 //! (a run's, a campaign's, and the JSON text of `#report-json`). The page before it holds the form and
 //! the measuring worker's client (the reader loop itself is the `measure` chunk's, which the worker
 //! loads: `net::measure`). The chunk, and the English words it says (`en.txt`), are fetched as soon as
@@ -104,6 +105,13 @@ split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: 
     (trace, analysis, report)
 });
 
+split_part!(after, preload_campaign_runner;
+/// Starts the campaign's next round (and so every later one: the code of the rounds, of each run's start
+/// and of the drain of its reads is all reachable from here only).
+pub fn run_campaign(session: Session) -> () {
+    session.next()
+});
+
 split_part!(after, preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
     CampaignReport::of(runs, &layout)
 });
@@ -143,6 +151,7 @@ pub async fn ensure_parts() -> Result<(), PartMissing> {
         preload_model_in_body().await?;
         preload_report().await?;
         preload_campaign_report().await?;
+        preload_campaign_runner().await?;
         preload_report_json().await?;
         preload_findings_card().await?;
         preload_metrics_card().await?;

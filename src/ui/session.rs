@@ -3,7 +3,10 @@
 //! incremental analyzer (each read is analysed once, and the final report is built from that same
 //! analysis), and publishes what the components render, in place and in proportion to what is new. The
 //! reader loop runs in the measuring worker, so no task here can hold a read back; the pace keeps the
-//! drawing from taking the CPU the worker and the browser's network threads need.
+//! drawing from taking the CPU the worker and the browser's network threads need. Running a campaign
+//! (its rounds, each run's start and its drain) is code in the `after` chunk, entered through
+//! `parts::run_campaign` once the parts are loaded: the page's main module holds only what the form needs
+//! before a run.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -20,7 +23,7 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{MeasuredIn, Trace};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
-use super::parts::{analyze_reads, derive_campaign, derive_report, ready_to_measure, settle_parts};
+use super::parts::{analyze_reads, derive_campaign, derive_report, ready_to_measure, run_campaign, settle_parts};
 use super::split::{now_or_later, ready_now, PartMissing};
 use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
@@ -231,7 +234,10 @@ impl Session {
         self.progress.set((0, plan.rounds.iter().map(Vec::len).sum()));
         self.local.update_value(|l| l.queue = plan.rounds.into());
         self.state.set(RunState::Running);
-        self.next();
+        // Ready at once: the parts are loaded (checked above).
+        if ready_now(run_campaign(self)).is_none_or(|ran| ran.is_err()) {
+            self.part_missing();
+        }
     }
 
     /// What the current campaign compares, when it compares (tracked).
@@ -243,7 +249,7 @@ impl Session {
     }
 
     /// Starts the next round, or ends the campaign when none is left.
-    fn next(self) {
+    pub(super) fn next(self) {
         let round = self
             .local
             .try_update_value(|l| {
