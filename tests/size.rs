@@ -4,7 +4,9 @@
 //! (src/ui/parts.rs), fetched once the page has mounted; the reader loop (src/net/measure.rs), which the
 //! measuring worker loads; the reading of an import (src/ui/import_part.rs), fetched only when someone
 //! imports; and the code two or more of them share. Each file gzipped with `gzip -9 -n`: the main module
-//! must stay within issue 13's budget, [`BUDGET_MAIN_WASM_GZIP_BYTES`]; what a visitor who runs
+//! must stay within issue 13's budget, [`BUDGET_MAIN_WASM_GZIP_BYTES`], and within a ratchet below it that
+//! holds what was won toward the 150 KB the issue works toward, [`RATCHET_MAIN_WASM_GZIP_BYTES`]; what a
+//! visitor who runs
 //! downloads (the main module, `after`, `measure` and the shared code they need, as the chunks' loader
 //! lists it) within a ratchet, [`RATCHET_RUN_WASM_GZIP_BYTES`]; and all of them together within another,
 //! [`RATCHET_ALL_WASM_GZIP_BYTES`]. The numbers the test command checks, because they do not depend on
@@ -23,6 +25,11 @@ use std::process::Command;
 /// 270,000, 250,000 and 225,000 B. Never raise it to let a change in: move what the page does not need
 /// before a run after it, or remove the cause.
 const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
+
+/// A ratchet on the main module, below the budget: 182,852 B on 2026-12-05 once running a campaign (its
+/// rounds, each run's start, the drain of its reads) came after the main module too (196,919 B before),
+/// rounded up to the next 5 KB. Never raise it to let a change in.
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 185_000;
 
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
 /// part downloads), as measured (495,624 B on 2026-12-05, in 4 files; 498,809 B when the worker
@@ -74,7 +81,7 @@ fn the_gzipped_wasm_stays_within_the_budget_and_the_ratchet() {
         lines += &format!("{name:<48} {raw:>9} B raw {gzipped:>8} B gzip -9{}\n", if in_run { "  (a run)" } else { "" });
     }
     lines += &format!(
-        "main module gzip {main_bytes} B; issue 13's budget {BUDGET_MAIN_WASM_GZIP_BYTES} B\n\
+        "main module gzip {main_bytes} B; issue 13's budget {BUDGET_MAIN_WASM_GZIP_BYTES} B, ratchet {RATCHET_MAIN_WASM_GZIP_BYTES} B\n\
          what a run loads gzip {run_bytes} B; ratchet {RATCHET_RUN_WASM_GZIP_BYTES} B\n\
          all {} wasm files gzip {total_bytes} B; ratchet {RATCHET_ALL_WASM_GZIP_BYTES} B\n",
         files.len(),
@@ -87,6 +94,12 @@ fn the_gzipped_wasm_stays_within_the_budget_and_the_ratchet() {
         "the gzipped main module grew past issue 13's budget ({main_bytes} B > {BUDGET_MAIN_WASM_GZIP_BYTES} B):\n{lines}\
          find what grew (BENCHMARKS.md, \"Size\": twiggy on a build with names) and remove the cause, or move \
          what the page does not need before a run into a part of its own (src/ui/split.rs)"
+    );
+    assert!(
+        main_bytes <= RATCHET_MAIN_WASM_GZIP_BYTES,
+        "the gzipped main module grew past its ratchet ({main_bytes} B > {RATCHET_MAIN_WASM_GZIP_BYTES} B):\n{lines}\
+         find what grew (BENCHMARKS.md, \"Size\") and remove the cause, or move what the page does not need \
+         before a run after it"
     );
     assert!(
         run_bytes <= RATCHET_RUN_WASM_GZIP_BYTES,
