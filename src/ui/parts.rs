@@ -12,7 +12,8 @@
 //! One chunk for all of this rather than several: code shared by two chunks goes to a third, and every
 //! chunk repeats imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels
 //! apart from the rest; BENCHMARKS.md, Size). The import's reading is apart because a run never needs
-//! it: 41 KB less gzipped for a visitor who measures, 2.7 KB more in all.
+//! it: a visitor who measures downloads about 40 KB less gzipped, every file together about 3 KB more
+//! (BENCHMARKS.md, Size, "Imports on demand").
 
 use std::cell::Cell;
 
