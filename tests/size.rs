@@ -28,8 +28,9 @@ const BUDGET_MAIN_WASM_GZIP_BYTES: u64 = 200_000;
 
 /// A ratchet on the main module, below the budget: 182,852 B on 2026-12-05 once running a campaign (its
 /// rounds, each run's start, the drain of its reads) came after the main module too (196,919 B before),
-/// rounded up to the next 5 KB. Never raise it to let a change in.
-const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 185_000;
+/// 176,912 B once planning a campaign's runs from the form did, rounded up to the next 5 KB. Never raise
+/// it to let a change in.
+const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 180_000;
 
 /// A ratchet on every wasm file together (the main module and every chunk: what a reader who opens every
 /// part downloads), as measured (495,624 B on 2026-12-05, in 4 files; 498,809 B when the worker

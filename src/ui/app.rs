@@ -5,7 +5,7 @@ use streamscope_core::config::page_config::PageConfig;
 
 use super::lang::{provide_lang, say, LangSwitch};
 use streamscope_core::i18n::keys::UiKey;
-use super::form::{plan_from_form, FormState, RequestForm};
+use super::form::{FormState, RequestForm};
 use super::parts::{after_text_panels, campaign_panels, ensure_parts, result_cards, verdict_card};
 use super::query::{page_origin, query_pairs};
 use super::report_json::ReportJson;
@@ -30,7 +30,7 @@ pub fn App() -> impl IntoView {
     if run_on_load {
         // The campaign itself also waits for the parts that come after the page (`Session::start_campaign`).
         when_settled(move || {
-            session.start_campaign(form.config(), plan_from_form(&form));
+            session.start_campaign(form.run_request());
         });
     }
 

@@ -132,6 +132,16 @@ impl FormState {
         }
     }
 
+    /// What Run measures, read from the form now (untracked).
+    pub fn run_request(&self) -> RunRequest {
+        RunRequest {
+            config: self.config(),
+            api_key: Secret::new(self.api_key.get_untracked()),
+            extra_headers: Secret::new(self.extra_headers.get_untracked()),
+            share_key_b: self.share_key_b.get_untracked(),
+        }
+    }
+
     /// The language choice, shared with the page's [`super::lang::UiLang`].
     pub fn lang_choice(&self) -> RwSignal<Option<Lang>> {
         self.lang
@@ -158,20 +168,31 @@ fn others_on_another_origin(config: &PageConfig) -> bool {
     b_elsewhere || hop_elsewhere
 }
 
-/// The runs the form describes, in rounds (A, B, A, B … for a comparison; a level's streams together for
+/// What one press of Run measures, as the form said it at the click: its configuration, and what is kept
+/// out of the configuration (the key and the extra headers, secrets; whether side B may have them). The
+/// runs are planned from it ([`plan_from_form`]) with code that comes after the page (`parts::campaign_plan`).
+pub struct RunRequest {
+    /// The configuration (no key, no header value).
+    pub config: PageConfig,
+    api_key: Secret,
+    extra_headers: Secret,
+    share_key_b: bool,
+}
+
+/// The runs the form described, in rounds (A, B, A, B … for a comparison; a level's streams together for
 /// a sweep; hop 1, 2, … repeated for a ladder), and how to summarise them.
-pub fn plan_from_form(form: &FormState) -> CampaignPlan {
-    let config = form.config();
-    let mut headers = parse_headers(&form.extra_headers.get_untracked());
-    let key = form.api_key.get_untracked();
+pub fn plan_from_form(request: &RunRequest) -> CampaignPlan {
+    let config = &request.config;
+    let mut headers = parse_headers(request.extra_headers.expose());
+    let key = request.api_key.expose();
     // The preset knows how its API wants the key; an exact request sends it as a bearer token.
     let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
-    headers.extend(api.headers(&key));
+    headers.extend(api.headers(key));
     let headers: Vec<(String, Secret)> = headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect();
     // A target on another origin (side B, a hop) gets no key and no credential header unless the user
     // ticked it.
     let (_, url_a, _) = config.request();
-    let share = form.share_key_b.get_untracked();
+    let share = request.share_key_b;
     let headers_for = |url: &str| -> Vec<(String, Secret)> {
         if origin(url) != origin(&url_a) && !share {
             headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
@@ -350,7 +371,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         }
     };
     let run = move |_| {
-        session.start_campaign(form.config(), plan_from_form(&form));
+        session.start_campaign(form.run_request());
     };
     // User Timing mark `streamscope:ready` once the form is mounted with Run enabled (README, automation contract).
     Effect::new(move |_| if !untrack(|| session.running()) { let _ = window().performance().map(|p| p.mark("streamscope:ready")); });

@@ -25,12 +25,12 @@ use super::text_view::TextView;
 use super::timeline::Timeline;
 use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
-use super::form::FormState;
+use super::form::{plan_from_form, FormState, RunRequest};
 use super::handoff::Handoff;
 use super::hops_panel::HopsPanel;
 use super::prefix_check::PrefixCheckPanel;
 use super::raw_view::RawView;
-use super::session::Session;
+use super::session::{CampaignPlan, Session};
 use super::split::{split_part, within_ms, PartMissing};
 use streamscope_core::analysis::{Analysis, Analyzer};
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
@@ -106,6 +106,12 @@ split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: 
     (trace, analysis, report)
 });
 
+split_part!(after, preload_campaign_plan;
+/// The rounds of runs a press of Run measures, planned from what the form said at the click.
+pub fn campaign_plan(request: &RunRequest) -> CampaignPlan {
+    plan_from_form(request)
+});
+
 split_part!(after, preload_campaign_runner;
 /// Starts the campaign's next round (and so every later one: the code of the rounds, of each run's start
 /// and of the drain of its reads is all reachable from here only).
@@ -153,6 +159,7 @@ pub async fn ensure_parts() -> Result<(), PartMissing> {
         preload_report().await?;
         preload_campaign_report().await?;
         preload_campaign_runner().await?;
+        preload_campaign_plan().await?;
         preload_report_json().await?;
         preload_findings_card().await?;
         preload_metrics_card().await?;

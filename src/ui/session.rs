@@ -23,7 +23,8 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{MeasuredIn, Trace};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
-use super::parts::{analyze_reads, derive_campaign, derive_report, ready_to_measure, run_campaign, settle_parts};
+use super::form::RunRequest;
+use super::parts::{analyze_reads, campaign_plan, derive_campaign, derive_report, ready_to_measure, run_campaign, settle_parts};
 use super::split::{now_or_later, ready_now, PartMissing};
 use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
@@ -173,9 +174,9 @@ impl Session {
     /// Measures the plan's rounds in order (cancelling any campaign in progress): the runs of a round
     /// start together (one run, A and B at once, or a sweep level's streams), and the next round starts
     /// when all of them have ended.
-    pub fn start_campaign(self, config: PageConfig, plan: CampaignPlan) {
+    pub fn start_campaign(self, request: RunRequest) {
         self.cancel();
-        if let Some(reason) = config.plan_error() {
+        if let Some(reason) = request.config.plan_error() {
             // `#report-json` must not say `error` over an older campaign's report.
             self.campaign.set(None);
             self.start_error.set(Some(reason));
@@ -213,7 +214,7 @@ impl Session {
                     return;
                 }
                 match parts {
-                    Ok(()) => self.start_campaign(config, plan),
+                    Ok(()) => self.start_campaign(request),
                     Err(PartMissing) => {
                         self.campaign.set(None);
                         self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", "report")));
@@ -223,9 +224,11 @@ impl Session {
             });
             return;
         }
+        // Ready at once: the parts are loaded (checked above).
+        let Some(Ok(plan)) = ready_now(campaign_plan(&request)) else { return self.part_missing() };
         self.start_error.set(None);
         self.local.update_value(|l| l.campaign_id += 1);
-        self.config.set(Some(config));
+        self.config.set(Some(request.config));
         self.imported.set(None);
         self.before_import.set_value(None);
         self.records.set(Vec::new());
@@ -234,7 +237,6 @@ impl Session {
         self.progress.set((0, plan.rounds.iter().map(Vec::len).sum()));
         self.local.update_value(|l| l.queue = plan.rounds.into());
         self.state.set(RunState::Running);
-        // Ready at once: the parts are loaded (checked above).
         if ready_now(run_campaign(self)).is_none_or(|ran| ran.is_err()) {
             self.part_missing();
         }
