@@ -81,11 +81,7 @@ async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &st
     }
 
     // An import: its reading code is fetched on the first one (never by a run), from the sub-path too.
-    page.paste("import-text", "{not json").await;
-    page.client()
-        .execute("document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;", vec![])
-        .await
-        .unwrap_or_else(|err| panic!("applying an import: {err}"));
+    page.apply_import("{not json").await;
     let note = page.wait_for_testid_text("handoff-note", Duration::from_secs(10), |t| !t.is_empty()).await;
     check.that(!note.contains("(import)") && !note.contains("（import）"), || format!("the import's code did not load: {note}"));
 

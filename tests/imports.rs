@@ -13,10 +13,7 @@ use streamscope_e2e::{encode_component, with_page, Page};
 /// (each import in these tests says something different from the one before).
 async fn import_text(page: &Page, text: &str) {
     let before = page.testid_text("handoff-note").await.unwrap_or_default();
-    page.paste("import-text", text).await;
-    // A script click: while a run draws, the layout moves and a WebDriver click can land on a neighbour.
-    let click = "document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;";
-    page.client().execute(click, vec![]).await.expect("apply the import");
+    page.apply_import(text).await;
     for _ in 0..50 {
         if page.testid_text("handoff-note").await.is_some_and(|n| !n.is_empty() && n != before) {
             return;

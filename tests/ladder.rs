@@ -61,9 +61,7 @@ async fn a_three_hop_ladder_names_the_buffering_hop() {
         let export: Value = serde_json::from_str(&exported).unwrap_or_else(|e| panic!("export JSON: {e}"));
         let groups: Vec<u64> = export["runs"].as_array().unwrap().iter().map(|r| r["group"].as_u64().unwrap_or(0)).collect();
         assert_eq!(groups, [0, 1, 2, 0, 1, 2], "interleaved and repeated");
-        page.paste("import-text", &exported).await;
-        let click = "document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;";
-        page.client().execute(click, vec![]).await.expect("apply the import");
+        page.apply_import(&exported).await;
         let mut imported = Value::Null;
         for _ in 0..50 {
             let (_, text) = page.report_element().await;

@@ -140,11 +140,7 @@ async fn wasm_fetched(page: &Page) -> Vec<String> {
 
 /// Pastes `text` into the import box, applies it, and returns the page's note once it says something.
 async fn import_note(page: &Page, text: &str) -> String {
-    page.paste("import-text", text).await;
-    page.client()
-        .execute("document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;", vec![])
-        .await
-        .expect("apply the import");
+    page.apply_import(text).await;
     page.wait_for_testid_text("handoff-note", std::time::Duration::from_secs(10), |t| !t.is_empty()).await
 }
 

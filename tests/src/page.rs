@@ -304,6 +304,15 @@ impl Page {
         self.client.execute(script, vec![Value::from(testid), Value::from(text)]).await.expect("paste");
     }
 
+    /// Pastes `text` into the import box and applies it. A script click: while a run draws, the layout
+    /// moves and a WebDriver click can land on a neighbour. What the import did shows later (the import's
+    /// code comes with the first one): wait for it.
+    pub async fn apply_import(&self, text: &str) {
+        self.paste("import-text", text).await;
+        let click = "document.querySelector('[data-testid=\"import-apply\"]').click(); return 1;";
+        self.client.execute(click, vec![]).await.expect("apply the import");
+    }
+
     /// Clicks the element with this `data-testid`.
     pub async fn click(&self, testid: &str) {
         let (css, element) = self.element(testid).await;
