@@ -7,21 +7,11 @@ use js_sys::{Array, Object};
 use streamscope_core::trace::{ConnectionTiming, ModelsProbe, Probes, TimeoutKind, TraceEnd};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::protocol::{get, get_f64, get_str, set};
-
-/// `value` as a JS value: a number, or `null` for none.
-fn opt_f64(value: Option<f64>) -> JsValue {
-    value.map_or(JsValue::NULL, JsValue::from_f64)
-}
+use super::protocol::{get, get_f64, get_str, get_whole, opt_f64, set};
 
 /// `value` as a JS value: a boolean, or `null` for none.
 fn opt_bool(value: Option<bool>) -> JsValue {
     value.map_or(JsValue::NULL, JsValue::from_bool)
-}
-
-/// A whole number that fits `u64` exactly (a float with no fraction, at least 0, below 2^53), else `None`.
-fn get_count(value: &JsValue, key: &str) -> Option<u64> {
-    get_f64(value, key).filter(|n| n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(n)).map(|n| n as u64)
 }
 
 const TIMEOUT_KINDS: [(TimeoutKind, &str); 4] = [
@@ -107,8 +97,8 @@ pub fn connection_from_js(value: &JsValue) -> Option<ConnectionTiming> {
         dns_ms: get_f64(value, "dns_ms"),
         connect_ms: get_f64(value, "connect_ms"),
         tls_ms: get_f64(value, "tls_ms"),
-        encoded_body_bytes: get_count(value, "encoded_body_bytes"),
-        decoded_body_bytes: get_count(value, "decoded_body_bytes"),
+        encoded_body_bytes: get_whole(value, "encoded_body_bytes"),
+        decoded_body_bytes: get_whole(value, "decoded_body_bytes"),
         timing_allowed: get(value, "timing_allowed").as_bool(),
         request_sent_ms: get_f64(value, "request_sent_ms"),
         response_start_ms: get_f64(value, "response_start_ms"),
@@ -146,9 +136,9 @@ fn probe_from_js(value: &JsValue) -> Option<ModelsProbe> {
     let ids = get(value, "ids").dyn_into::<Array>().ok()?.iter().filter_map(|id| id.as_string()).collect();
     Some(ModelsProbe {
         url: get_str(value, "url")?,
-        status: get_count(value, "status").and_then(|s| u16::try_from(s).ok()),
+        status: get_whole(value, "status").and_then(|s| u16::try_from(s).ok()),
         ids,
-        ids_total: get_count(value, "ids_total").and_then(|n| usize::try_from(n).ok()),
+        ids_total: get_whole(value, "ids_total").and_then(|n| usize::try_from(n).ok()),
     })
 }
 

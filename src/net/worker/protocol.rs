@@ -66,6 +66,17 @@ pub fn get_f64(message: &JsValue, key: &str) -> Option<f64> {
     get(message, key).as_f64()
 }
 
+/// A number field, or `null` for none.
+pub fn opt_f64(value: Option<f64>) -> JsValue {
+    value.map_or(JsValue::NULL, JsValue::from_f64)
+}
+
+/// A whole-number field that a `u64` holds exactly (no fraction, at least 0, at most 2^53 - 1), `None`
+/// otherwise.
+pub fn get_whole(message: &JsValue, key: &str) -> Option<u64> {
+    get_f64(message, key).filter(|n| n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(n)).map(|n| n as u64)
+}
+
 /// `[name, value]` pairs as a JS array of two-string arrays (response headers, a spec's headers).
 pub fn pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Array {
     pairs.into_iter().map(|(name, value)| Array::of2(&JsValue::from_str(name), &JsValue::from_str(value))).collect()
@@ -82,5 +93,5 @@ pub fn pair(value: &JsValue) -> Result<(String, String), &'static str> {
 
 /// The run id of a message, `None` when missing or not a valid id.
 pub fn get_run(message: &JsValue) -> Option<u32> {
-    get_f64(message, "run").filter(|r| r.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(r)).map(|r| r as u32)
+    get_whole(message, "run").and_then(|r| u32::try_from(r).ok())
 }

@@ -6,7 +6,7 @@ use js_sys::{Array, Object};
 use streamscope_core::secrets::Secret;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::protocol::{get, get_f64, get_str, pair, pairs, set};
+use super::protocol::{get, get_f64, get_str, opt_f64, pair, pairs, set};
 use crate::net::request::{RunSpec, Timeouts};
 
 /// `spec` as a JS object: `{url, method, body, headers: [[name, value]], timeouts: {headers_ms,
@@ -20,7 +20,7 @@ pub fn to_js(spec: &RunSpec) -> Object {
     let limits = Object::new();
     let t = &spec.timeouts;
     for (key, limit) in [("headers_ms", t.headers_ms), ("first_byte_ms", t.first_byte_ms), ("idle_ms", t.idle_ms), ("total_ms", t.total_ms)] {
-        set(&limits, key, &limit.map_or(JsValue::NULL, JsValue::from_f64));
+        set(&limits, key, &opt_f64(limit));
     }
     set(&o, "timeouts", &limits);
     set(&o, "key_has_whitespace", &JsValue::from_bool(spec.key_has_whitespace));
