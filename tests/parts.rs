@@ -144,26 +144,74 @@ async fn import_note(page: &Page, text: &str) -> String {
     page.wait_for_testid_text("handoff-note", std::time::Duration::from_secs(10), |t| !t.is_empty()).await
 }
 
+/// Whether the page has fetched the code a run never needs (`on_demand`: an import's reading, the prefix
+/// check's comparison).
+async fn fetched_on_demand(page: &Page) -> bool {
+    wasm_fetched(page).await.iter().any(|n| n.starts_with("split_on_demand-"))
+}
+
+/// Opens the prefix check, pastes two bodies that differ and presses Compare.
+async fn compare_prefixes(page: &Page) {
+    page.click("prefix-toggle").await;
+    page.paste("prefix-a", r#"{"messages":[{"role":"user","content":"one"}]}"#).await;
+    page.paste("prefix-b", r#"{"messages":[{"role":"user","content":"two"}]}"#).await;
+    page.client()
+        .execute("document.querySelector('[data-testid=prefix-compare]').click()", vec![])
+        .await
+        .expect("click Compare");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_never_fetches_the_import_code_and_the_first_import_does() {
-    chunk_of(&built_page_dir(), "import");
+    chunk_of(&built_page_dir(), "on_demand");
     with_page(|page: Page| async move {
         let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "")).await;
         assert_eq!(report.state, "done", "{}", report.text);
         let fetched = wasm_fetched(&page).await;
         assert!(fetched.iter().any(|n| n.starts_with("split_after-")), "the parts after the page: {fetched:?}");
-        assert!(!fetched.iter().any(|n| n.starts_with("split_import-")), "a run fetched the import's code: {fetched:?}");
+        assert!(!fetched_on_demand(&page).await, "a run fetched the import's code: {fetched:?}");
         let note = import_note(&page, "{not json").await;
         assert!(note.starts_with("This is not JSON"), "{note}");
-        let fetched = wasm_fetched(&page).await;
-        assert!(fetched.iter().any(|n| n.starts_with("split_import-")), "the import read without its code? {fetched:?}");
+        assert!(fetched_on_demand(&page).await, "the import read without its code? {:?}", wasm_fetched(&page).await);
     })
     .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_never_fetches_the_prefix_checks_code_and_the_first_compare_does() {
+    with_page(|page: Page| async move {
+        let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert!(!fetched_on_demand(&page).await, "a run fetched the prefix check's code: {:?}", wasm_fetched(&page).await);
+        compare_prefixes(&page).await;
+        let first = page.wait_for_testid_text("prefix-first-diff", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
+        assert!(first.contains("messages[0].content"), "{first}");
+        assert!(fetched_on_demand(&page).await, "compared without its code? {:?}", wasm_fetched(&page).await);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_prefix_checks_code_a_compare_says_why() {
+    let (lab, copy) = page_without("on_demand");
+    with_page(move |page: Page| async move {
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        compare_prefixes(&page).await;
+        let note = page.wait_for_testid_text("part-missing", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
+        assert!(note.contains("did not load (prefix check)") && note.contains("Reload the page"), "{note}");
+        assert_eq!(page.testid_count("prefix-result").await, 0);
+        // What was measured is still shown.
+        assert_eq!(page.report_element().await.0.as_deref(), Some("done"));
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_import_code_a_run_is_measured_and_an_import_says_why() {
-    let (lab, copy) = page_without("import");
+    let (lab, copy) = page_without("on_demand");
     with_page(move |page: Page| async move {
         let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
         let report = page.report_at(&format!("http://{lab}/?{query}")).await;

@@ -1,7 +1,7 @@
 //! Hand the result to someone else: download the export (report + traces), copy a Markdown summary for a
 //! ticket, a permalink that reruns the same configuration (never the key or a header value), and import:
 //! paste or drop an export and the page shows it as it was (read by code fetched on the first import:
-//! `super::import_part`).
+//! `super::on_demand`).
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
@@ -11,7 +11,7 @@ use streamscope_core::report::export::{Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::import_part::read_import;
+use super::on_demand::read_import;
 use super::lang::{chosen_getter, lang_getter, word};
 use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
@@ -91,7 +91,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let export_open = RwSignal::new(false);
     let import_text = RwSignal::new(String::new());
     let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
-    // The reading code comes with the first import (`import_part`); once it is here the note is set in
+    // The reading code comes with the first import (`on_demand`); once it is here the note is set in
     // the same task as the click.
     let apply = move |text: String| {
         now_or_later(read_import(text, lang()), move |read| match read {

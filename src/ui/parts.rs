@@ -1,19 +1,20 @@
 //! The page's parts that come after it ([`super::split`]), in one chunk, `after`: everything shown
 //! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
-//! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check, the raw
-//! reads, share and import; the reading of an import itself is the `import` chunk's, fetched only on an
-//! import: `super::import_part`), the running of a campaign (its rounds, each run's start and the drain of
-//! its reads, [`run_campaign`]), the analysis of a run's reads as they arrive, and the derivation of reports
-//! (a run's, a campaign's, and the JSON text of `#report-json`). The page before it holds the form and
-//! the measuring worker's client (the reader loop itself is the `measure` chunk's, which the worker
-//! loads: `net::measure`). The chunk, and the English words it says (`en.txt`), are fetched as soon as
-//! the page has mounted; a campaign starts only once they are there ([`settle_parts`]), so that no code
-//! compiles during a run and no measured run waits for code or words, or is lost for want of them.
+//! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check's form, the
+//! raw reads, share and import; what a run never needs, an import's reading and the prefix check's
+//! comparison, is the `on_demand` chunk's, fetched only when used: `super::on_demand`), the running of a
+//! campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]), the analysis of a
+//! run's reads as they arrive, and the derivation of reports (a run's, a campaign's, and the JSON text of
+//! `#report-json`). The page before it holds the form and the measuring worker's client (the reader loop
+//! itself is the `measure` chunk's, which the worker loads: `net::measure`). The chunk, and the English
+//! words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign starts only once
+//! they are there ([`settle_parts`]), so that no code compiles during a run and no measured run waits for
+//! code or words, or is lost for want of them.
 //! One chunk for all of this rather than several: code shared by two chunks goes to a third, and every
 //! chunk repeats imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels
-//! apart from the rest; BENCHMARKS.md, Size). The import's reading is apart because a run never needs
-//! it: a visitor who measures downloads about 40 KB less gzipped, every file together about 3 KB more
-//! (BENCHMARKS.md, Size, "Imports on demand").
+//! apart from the rest; BENCHMARKS.md, Size). What a run never needs is apart: a visitor who measures
+//! downloads about 64 KB less gzipped, every file together about 8 KB more (BENCHMARKS.md, Size,
+//! "Imports on demand", "The prefix check on demand").
 
 use std::cell::Cell;
 

@@ -1,16 +1,19 @@
 //! The prefix check (prompt cache): paste two request bodies, press Compare, and see where their cache
 //! prefixes part and what in them breaks a provider's prompt cache. Everything shown was derived by
-//! `streamscope_core::prefix::check` on the click (never per keystroke); this view renders it as text
-//! nodes, pasted text included, never as HTML.
+//! `streamscope_core::prefix::check` from the two bodies as they were at the click (never per
+//! keystroke), in the `on_demand` chunk fetched on the first Compare ([`super::on_demand`]); this view
+//! renders it as text nodes, pasted text included, never as HTML.
 
 use leptos::prelude::*;
 use streamscope_core::findings::FindingCode;
 use streamscope_core::i18n::keys::{UiKey, UiPanelsKey as K};
 use streamscope_core::i18n::Lang;
-use streamscope_core::prefix::{check, Excerpt, PrefixCheck, PrefixWarning};
+use streamscope_core::prefix::{Excerpt, PrefixCheck, PrefixWarning};
 
 use super::form::FormState;
 use super::lang::{lang_getter, word};
+use super::on_demand::prefix_result;
+use super::split::lazy_panel;
 
 /// A labelled textarea for one request body.
 #[component]
@@ -74,9 +77,10 @@ fn WarningRow(warning: PrefixWarning) -> impl IntoView {
     }
 }
 
-/// What one comparison found, its warnings and finding said in `lang`.
+/// What one comparison found, its warnings and finding said in `lang` (the `prefix` chunk's:
+/// [`super::on_demand`]).
 #[component]
-fn PrefixResult(check: PrefixCheck, lang: Lang) -> impl IntoView {
+pub(super) fn PrefixResult(check: PrefixCheck, lang: Lang) -> impl IntoView {
     let finding = check.finding().map(|f| f.localize(lang));
     let first_words = check.first_difference_words().render(lang);
     let shared_words = check.shared_words().render(lang);
@@ -125,8 +129,9 @@ pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
     let lang = lang_getter();
     let a = RwSignal::new(String::new());
     let b = RwSignal::new(String::new());
-    let result: RwSignal<Option<PrefixCheck>> = RwSignal::new(None);
-    let compare = move |_| result.set(Some(check(&a.get_untracked(), &b.get_untracked())));
+    // The two bodies as they were at the last click of Compare.
+    let compared: RwSignal<Option<(String, String)>> = RwSignal::new(None);
+    let compare = move |_| compared.set(Some((a.get_untracked(), b.get_untracked())));
     // The body the form would send now: a preset's built body, or the exact request's body as typed.
     let from_form = move |_| {
         let config = form.config();
@@ -148,7 +153,7 @@ pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
                 // Built again when the page's language changes: the warnings are said in it.
                 {move || {
                     let lang = lang();
-                    result.get().map(|c| view! { <PrefixResult check=c lang=lang /> })
+                    compared.get().map(|(a, b)| lazy_panel("prefix check", prefix_result(a, b, lang)))
                 }}
             </details>
         </section>

@@ -1,7 +1,7 @@
 //! A run's end as the measuring worker hands it to the page: how it ended, the connection's Resource
 //! Timing figures and the failure probes' answers, each a plain JS object (copied by the browser's
 //! structured clone), so a run needs no JSON writer or reader: JSON is read only by an import, whose
-//! code comes with the first one (`ui::import_part`). The fields are named as the export writes them.
+//! code comes with the first one (`ui::on_demand`). The fields are named as the export writes them.
 
 use js_sys::{Array, Object};
 use streamscope_core::trace::{ConnectionTiming, ModelsProbe, Probes, TimeoutKind, TraceEnd};

@@ -1,0 +1,31 @@
+//! Code a run never needs, in a wasm chunk of its own, `on_demand`, fetched the first time someone
+//! imports or compares two request bodies, never by a run or preloaded:
+//! - reading an import (an export or a bare report, pasted, dropped or chosen): every report type and
+//!   every trace from JSON, about 46 KB of the gzipped wasm;
+//! - the prefix check's comparison and the view of its result: canonicalising and diffing two request
+//!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB.
+//!
+//! One chunk for both rather than one each: code that two chunks share goes to chunks of its own, one
+//! per set of chunks that share it, and each compresses alone; two chunks made 1.5 KB more in all than
+//! one, for 24 KB or 48 KB less on a first import or prefix check (BENCHMARKS.md, Size, "The prefix check
+//! on demand").
+
+use leptos::prelude::*;
+use streamscope_core::i18n::Lang;
+use streamscope_core::prefix::check;
+use streamscope_core::report::export::{import_in, Imported};
+
+use super::prefix_check::PrefixResult;
+use super::split::split_part;
+
+split_part!(on_demand, preload_import;
+/// Reads `text` as an export or a bare report; an error says why not, in `lang`.
+pub fn read_import(text: String, lang: Lang) -> Result<Imported, String> {
+    import_in(&text, lang)
+});
+
+split_part!(on_demand, preload_prefix_result;
+/// Compares request bodies `a` and `b` and shows what the comparison found, said in `lang`.
+pub fn prefix_result(a: String, b: String, lang: Lang) -> AnyView {
+    view! { <PrefixResult check=check(&a, &b) lang=lang /> }.into_any()
+});
