@@ -53,6 +53,27 @@ macro_rules! split_part {
 }
 pub(crate) use split_part;
 
+/// Declares several parts of one chunk, each as [`split_part!`] does, and `async fn preload_all()` that
+/// fetches every one of them: `split_parts!(chunk, preload_all; preload_a; fn a(...) -> A { ... }
+/// preload_b; fn b(...) -> B { ... })`. Each part's function keeps a loaded flag of its own (wasm_split's
+/// loader), set only by its own preload or first call, and only a function whose flag is set is ready at
+/// its first poll ([`now_or_later`], [`ready_now`]); so a caller that needs every part ready preloads
+/// them all, and a part declared here cannot be left off that list.
+macro_rules! split_parts {
+    ($chunk:ident, $preload_all:ident; $($preload:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block)+) => {
+        $(
+            $crate::split::split_part!($chunk, $preload; $(#[$meta])* $vis fn $name($($arg: $ty),*) -> $ret $body);
+        )+
+
+        /// Fetches the code of every part declared beside it and sets each one's loaded flag.
+        pub async fn $preload_all() -> Result<(), $crate::split::PartMissing> {
+            $($preload().await?;)+
+            Ok(())
+        }
+    };
+}
+pub(crate) use split_parts;
+
 /// Runs `then` with what `future` gives: at once when it is ready at its first poll (a part whose code
 /// is already loaded), else once it is (a task of its own). A run's end uses it so that the report of a
 /// run follows its last read in the same task whenever the report's part is there, as it is once

@@ -32,7 +32,7 @@ use super::hops_panel::HopsPanel;
 use super::prefix_check::PrefixCheckPanel;
 use super::raw_view::RawView;
 use super::session::{CampaignPlan, Session};
-use super::split::{split_part, within_ms, PartMissing};
+use super::split::{split_parts, within_ms, PartMissing};
 use streamscope_core::analysis::{Analysis, Analyzer};
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
 use streamscope_core::i18n::Lang;
@@ -41,92 +41,94 @@ use streamscope_core::report::Report;
 use streamscope_core::trace::{ReadChunk, Trace, TraceEnd};
 use super::sweep_panel::SweepPanel;
 
-split_part!(after, preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
-    view! { <ComparePanel session=session /> }.into_any()
-});
-
-split_part!(after, preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
-    view! { <SweepPanel session=session /> }.into_any()
-});
-
-split_part!(after, preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
-    view! { <HopsPanel session=session /> }.into_any()
-});
-
-split_part!(after, preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
-    view! { <CacheAndConnection session=session /> }.into_any()
-});
-
-split_part!(after, preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
-    view! { <PrefixCheckPanel form=form /> }.into_any()
-});
-
-split_part!(after, preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
-    view! { <RawView session=session /> }.into_any()
-});
-
-split_part!(after, preload_share_panel; fn share_panel(session: Session) -> AnyView {
-    view! { <Handoff session=session /> }.into_any()
-});
-
-split_part!(after, preload_findings_card; fn findings_card(session: Session) -> AnyView {
-    view! { <Findings session=session /> }.into_any()
-});
-
-split_part!(after, preload_metrics_card; fn metrics_card(session: Session) -> AnyView {
-    view! { <MetricsPanel session=session /> }.into_any()
-});
-
-split_part!(after, preload_timeline_card; fn timeline_card(session: Session) -> AnyView {
-    view! { <Timeline session=session /> }.into_any()
-});
-
-split_part!(after, preload_text_card; fn text_card(session: Session) -> AnyView {
-    view! { <TextView session=session /> }.into_any()
-});
-
-split_part!(after, preload_analyze; pub fn analyze_reads(analyzer: &mut Option<Analyzer>, content_type: Option<&str>, reads: &[ReadChunk], end: Option<&TraceEnd>) -> () {
-    let analyzer = analyzer.get_or_insert_with(|| Analyzer::new(content_type));
-    for read in reads {
-        analyzer.push(read.at_ms, &read.bytes);
+split_parts! { after, preload_every_part;
+    preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
+        view! { <ComparePanel session=session /> }.into_any()
     }
-    match end {
-        Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
-        // A cut-off stream's last partial line is not an event.
-        Some(end) => analyzer.abort(end.at_ms()),
-        None => {}
+
+    preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
+        view! { <SweepPanel session=session /> }.into_any()
     }
-});
 
-split_part!(after, preload_model_in_body; pub fn model_in_body(body: String, model: String) -> Option<String> {
-    streamscope_core::config::page_config::body_with_model(&body, &model)
-});
+    preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
+        view! { <HopsPanel session=session /> }.into_any()
+    }
 
-split_part!(after, preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
-    let report = Report::from_analysis(&trace, &analysis);
-    (trace, analysis, report)
-});
+    preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
+        view! { <CacheAndConnection session=session /> }.into_any()
+    }
 
-split_part!(after, preload_campaign_plan;
-/// The rounds of runs a press of Run measures, planned from what the form said at the click.
-pub fn campaign_plan(request: &RunRequest) -> CampaignPlan {
-    plan_from_form(request)
-});
+    preload_prefix_panel; fn prefix_panel(form: FormState) -> AnyView {
+        view! { <PrefixCheckPanel form=form /> }.into_any()
+    }
 
-split_part!(after, preload_campaign_runner;
-/// Starts the campaign's next round (and so every later one: the code of the rounds, of each run's start
-/// and of the drain of its reads is all reachable from here only).
-pub fn run_campaign(session: Session) -> () {
-    session.next()
-});
+    preload_raw_panel; fn raw_panel(session: Session) -> AnyView {
+        view! { <RawView session=session /> }.into_any()
+    }
 
-split_part!(after, preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
-    CampaignReport::of(runs, &layout)
-});
+    preload_share_panel; fn share_panel(session: Session) -> AnyView {
+        view! { <Handoff session=session /> }.into_any()
+    }
 
-split_part!(after, preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
-    report_json_text(campaign, imported_from, lang)
-});
+    preload_findings_card; fn findings_card(session: Session) -> AnyView {
+        view! { <Findings session=session /> }.into_any()
+    }
+
+    preload_metrics_card; fn metrics_card(session: Session) -> AnyView {
+        view! { <MetricsPanel session=session /> }.into_any()
+    }
+
+    preload_timeline_card; fn timeline_card(session: Session) -> AnyView {
+        view! { <Timeline session=session /> }.into_any()
+    }
+
+    preload_text_card; fn text_card(session: Session) -> AnyView {
+        view! { <TextView session=session /> }.into_any()
+    }
+
+    preload_analyze; pub fn analyze_reads(analyzer: &mut Option<Analyzer>, content_type: Option<&str>, reads: &[ReadChunk], end: Option<&TraceEnd>) -> () {
+        let analyzer = analyzer.get_or_insert_with(|| Analyzer::new(content_type));
+        for read in reads {
+            analyzer.push(read.at_ms, &read.bytes);
+        }
+        match end {
+            Some(end @ TraceEnd::Complete { .. }) => analyzer.finish(end.at_ms()),
+            // A cut-off stream's last partial line is not an event.
+            Some(end) => analyzer.abort(end.at_ms()),
+            None => {}
+        }
+    }
+
+    preload_model_in_body; pub fn model_in_body(body: String, model: String) -> Option<String> {
+        streamscope_core::config::page_config::body_with_model(&body, &model)
+    }
+
+    preload_report; pub fn derive_report(trace: Trace, analysis: Analysis) -> (Trace, Analysis, Report) {
+        let report = Report::from_analysis(&trace, &analysis);
+        (trace, analysis, report)
+    }
+
+    preload_campaign_plan;
+    /// The rounds of runs a press of Run measures, planned from what the form said at the click.
+    pub fn campaign_plan(request: &RunRequest) -> CampaignPlan {
+        plan_from_form(request)
+    }
+
+    preload_campaign_runner;
+    /// Starts the campaign's next round (and so every later one: the code of the rounds, of each run's start
+    /// and of the drain of its reads is all reachable from here only).
+    pub fn run_campaign(session: Session) -> () {
+        session.next()
+    }
+
+    preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
+        CampaignReport::of(runs, &layout)
+    }
+
+    preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
+        report_json_text(campaign, imported_from, lang)
+    }
+}
 
 /// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
 pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
@@ -151,28 +153,13 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
 /// failure is tried again at the next call. One chunk holds them all, but each function keeps its own
 /// loaded flag (wasm_split's loader) and only a function whose flag is set is ready at its first poll,
 /// which `now_or_later` and `ready_now` rely on during and at the end of a run and in `#report-json`: so
-/// each is preloaded (the chunk itself is fetched once).
+/// each is preloaded (the chunk itself is fetched once), every part above through the one list
+/// `split_parts!` writes.
 pub async fn ensure_parts() -> Result<(), PartMissing> {
     if !ready_to_measure() {
-        preload_analyze().await?;
+        preload_every_part().await?;
+        // The run's end, read in the page (`net`'s one part of this chunk).
         crate::net::worker::client::preload_end_reader().await?;
-        preload_model_in_body().await?;
-        preload_report().await?;
-        preload_campaign_report().await?;
-        preload_campaign_runner().await?;
-        preload_campaign_plan().await?;
-        preload_report_json().await?;
-        preload_findings_card().await?;
-        preload_metrics_card().await?;
-        preload_timeline_card().await?;
-        preload_text_card().await?;
-        preload_compare_panel().await?;
-        preload_sweep_panel().await?;
-        preload_hops_panel().await?;
-        preload_cache_panel().await?;
-        preload_prefix_panel().await?;
-        preload_raw_panel().await?;
-        preload_share_panel().await?;
         // The words these parts say (`en.txt`; the wasm carries only the form's).
         crate::net::catalogue::english_words().await.map_err(|_| PartMissing)?;
         PARTS_LOADED.with(|loaded| loaded.set(true));

@@ -4,7 +4,7 @@
 
 use std::future::Future;
 
-pub(crate) use crate::split::{now_or_later, ready_now, split_part, PartMissing};
+pub(crate) use crate::split::{now_or_later, ready_now, split_part, split_parts, PartMissing};
 
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiKey;
