@@ -200,7 +200,7 @@ async fn without_the_prefix_checks_code_a_compare_says_why() {
         assert_eq!(report.state, "done", "{}", report.text);
         compare_prefixes(&page).await;
         let note = page.wait_for_testid_text("part-missing", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
-        assert!(note.contains("did not load (prefix check)") && note.contains("Reload the page"), "{note}");
+        assert!(note.contains("did not load (prefix-check)") && note.contains("Reload the page"), "{note}");
         assert_eq!(page.testid_count("prefix-result").await, 0);
         // What was measured is still shown.
         assert_eq!(page.report_element().await.0.as_deref(), Some("done"));

@@ -153,7 +153,7 @@ pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
                 // Built again when the page's language changes: the warnings are said in it.
                 {move || {
                     let lang = lang();
-                    compared.get().map(|(a, b)| lazy_panel("prefix check", prefix_result(a, b, lang)))
+                    compared.get().map(|(a, b)| lazy_panel("prefix-check", prefix_result(a, b, lang)))
                 }}
             </details>
         </section>
