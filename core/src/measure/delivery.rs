@@ -196,7 +196,8 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>, content_span: Option<
         }
     }
     let raw = framing == Some(Framing::Raw);
-    let mut cut: Vec<usize> = trace
+    // As f64 (exact for any read length), sorted by the sort the statistics use: no sort of its own.
+    let mut cut: Vec<f64> = trace
         .reads
         .iter()
         .enumerate()
@@ -206,15 +207,15 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>, content_span: Option<
         // A read kept only as its length (over the trace cap) has no last byte to look at: it counts
         // for raw text only.
         .filter(|r| raw || (r.elided_bytes == 0 && !matches!(r.bytes.last(), Some(b'\n' | b'\r'))))
-        .map(ReadChunk::len_bytes)
+        .map(|r| r.len_bytes() as f64)
         .collect();
-    cut.sort_unstable();
+    cut.sort_by(f64::total_cmp);
     for &size in &cut {
-        let lo = cut.partition_point(|&l| (l as f64) < size as f64 * (1.0 - SIZE_TOLERANCE));
-        let hi = cut.partition_point(|&l| l as f64 <= size as f64 * (1.0 + SIZE_TOLERANCE));
+        let lo = cut.partition_point(|&l| l < size * (1.0 - SIZE_TOLERANCE));
+        let hi = cut.partition_point(|&l| l <= size * (1.0 + SIZE_TOLERANCE));
         let n = hi - lo;
         if n >= COMMON_SIZE_MIN_READS && n > out.common_reads {
-            out.common_len_bytes = Some(size);
+            out.common_len_bytes = Some(size as usize);
             out.common_reads = n;
         }
     }

@@ -168,9 +168,12 @@ fn values(runs: &[Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
     runs.iter().filter_map(f).collect()
 }
 
-fn median_usize(mut v: Vec<usize>) -> usize {
-    v.sort_unstable();
-    v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0)
+/// The lower middle of the counts. Sorted as f64 (exact for any count) by the sort the statistics use,
+/// so that the wasm carries no sort of counts of its own (issue 13's size budget).
+fn median_usize(v: Vec<usize>) -> usize {
+    let mut v: Vec<f64> = v.into_iter().map(|n| n as f64).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len().saturating_sub(1) / 2).map_or(0, |&n| n as usize)
 }
 
 impl RunsSummary {
