@@ -8,7 +8,7 @@ use streamscope_core::i18n::keys::UiPanelsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::report::compare::{Deltas, Side};
-use streamscope_core::report::runs::{RunsSummary, Spread};
+use streamscope_core::report::runs::{MetricSpreads, RunsSummary, Spread};
 use streamscope_core::report::words::verdict_word;
 use streamscope_core::verdict::Verdict;
 
@@ -52,16 +52,24 @@ enum Unit {
 }
 
 /// Rows of the table: label, test id, the spread of a side, B − A from core's comparison, and the unit.
-type Row = (K, &'static str, fn(&RunsSummary) -> Option<Spread>, fn(&Deltas) -> Option<f64>, Unit);
+type Row = (K, &'static str, fn(&MetricSpreads) -> Option<Spread>, fn(&Deltas) -> Option<f64>, Unit);
 
 const ROWS: [Row; 6] = [
-    (K::HeadersRow, "headers", |s| s.stats.headers_ms, |d| d.headers, Unit::Ms),
-    (K::TtfbRow, "ttfb", |s| s.stats.ttfb_ms, |d| d.ttfb, Unit::Ms),
-    (K::TtftRow, "ttft", |s| s.stats.ttft_ms, |d| d.ttft, Unit::Ms),
-    (K::TpotRow, "tpot", |s| s.stats.tpot_ms, |d| d.tpot, Unit::Ms),
-    (K::TotalRow, "total", |s| s.stats.total_ms, |d| d.total, Unit::Ms),
-    (K::DecodeRateRow, "rate", |s| s.stats.output_tokens_per_s, |d| d.output_tokens_per_s, Unit::TokensPerS),
+    (K::HeadersRow, "headers", |s| s.headers_ms, |d| d.headers, Unit::Ms),
+    (K::TtfbRow, "ttfb", |s| s.ttfb_ms, |d| d.ttfb, Unit::Ms),
+    (K::TtftRow, "ttft", |s| s.ttft_ms, |d| d.ttft, Unit::Ms),
+    (K::TpotRow, "tpot", |s| s.tpot_ms, |d| d.tpot, Unit::Ms),
+    (K::TotalRow, "total", |s| s.total_ms, |d| d.total, Unit::Ms),
+    (K::DecodeRateRow, "rate", |s| s.output_tokens_per_s, |d| d.output_tokens_per_s, Unit::TokensPerS),
 ];
+
+/// What the table shows of a side: its label, how many of its runs ended in each verdict, and the
+/// spread of each timing metric (not the side's reports: the table is drawn again on every update).
+type SideColumn = (String, BTreeMap<String, usize>, MetricSpreads);
+
+fn side_column(label: String, side: &RunsSummary) -> SideColumn {
+    (label, side.verdicts.clone(), side.stats.clone())
+}
 
 /// How many runs ended in each verdict, `streaming ×2, buffered ×1`: each verdict said in `lang` (its code
 /// in English).
@@ -90,10 +98,10 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
         session.campaign.with(|c| match c {
             Some(CampaignReport::Compare(c)) => Some((
                 Some(c.summary_words.render(lang).unwrap_or_else(|| c.summary.clone())),
-                vec![(format!("A: {}", c.label_a), c.a.clone()), (format!("B: {}", c.label_b), c.b.clone())],
+                vec![side_column(format!("A: {}", c.label_a), &c.a), side_column(format!("B: {}", c.label_b), &c.b)],
             )),
             Some(CampaignReport::Repeat(r)) => {
-                Some((None, vec![(Text::msg(K::RepeatSide).count("n", r.runs.len()).render(lang), (**r).clone())]))
+                Some((None, vec![side_column(Text::msg(K::RepeatSide).count("n", r.runs.len()).render(lang), r)]))
             }
             _ => None,
         })
@@ -140,23 +148,23 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                     <thead>
                         <tr>
                             <th>{word(K::MetricColumn)}</th>
-                            {move || sides().map(|(_, s)| s.into_iter().map(|(label, _)| view! { <th>{label}</th> }).collect_view())}
+                            {move || sides().map(|(_, s)| s.into_iter().map(|(label, _, _)| view! { <th>{label}</th> }).collect_view())}
                             {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <th>"B − A"</th> })}
                         </tr>
                     </thead>
                     <tbody>
                         <tr>
                             <td>{word(K::VerdictsRow)}</td>
-                            {move || sides().map(|(_, s)| s.into_iter().enumerate().map(|(i, (_, side))| view! {
-                                <td data-testid=format!("compare-verdicts-{}", ["a", "b"][i.min(1)])>{verdict_counts(&side.verdicts, lang())}</td>
+                            {move || sides().map(|(_, s)| s.into_iter().enumerate().map(|(i, (_, verdicts, _))| view! {
+                                <td data-testid=format!("compare-verdicts-{}", ["a", "b"][i.min(1)])>{verdict_counts(&verdicts, lang())}</td>
                             }).collect_view())}
                             {move || (sides().map_or(0, |(_, s)| s.len()) == 2).then(|| view! { <td></td> })}
                         </tr>
                         {ROWS.into_iter().map(|(label, id, get, delta, unit)| view! {
                             <tr>
                                 <td>{word(label)}</td>
-                                {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, side))| view! {
-                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(side), lang())}</td>
+                                {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, _, spreads))| view! {
+                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(spreads), lang())}</td>
                                 }).collect_view())}
                                 {move || deltas().map(|d| view! {
                                     <td data-testid=format!("compare-{id}-delta")>{delta_cell(delta(&d), unit)}</td>

@@ -20,12 +20,15 @@ use super::session::Session;
 
 /// The export of what the session shows now.
 fn current_export(session: Session, lang: Lang) -> Option<Export> {
-    let report = session.campaign.get_untracked()?;
+    if session.campaign.with_untracked(Option::is_none) {
+        return None;
+    }
     let runs = session
         .records
         .with_untracked(|r| r.iter().map(|r| ExportedRun { side: r.side, group: r.group, trace: r.trace.clone() }).collect());
     let config = session.config.get_untracked().map(|c| c.redacted());
-    Some(Export::new(config, &report, runs, lang))
+    // The report is read where it is, not copied: an export is the report said in `lang` anyway.
+    session.campaign.with_untracked(|report| report.as_ref().map(|report| Export::new(config, report, runs, lang)))
 }
 
 /// Offers `text` as a file download.
