@@ -3,6 +3,7 @@
 //! long, and show a panel from its part with a note in its place when its code did not arrive.
 
 use std::future::Future;
+use std::pin::Pin;
 
 pub(crate) use crate::split::{now_or_later, ready_now, split_part, split_parts, PartMissing};
 
@@ -42,10 +43,16 @@ pub async fn within_ms<F: Future>(limit_ms: i32, future: F) -> Option<F::Output>
 
 /// A panel from its part: nothing until its code is there, then the panel, or a note in its place that
 /// it did not load. `part` names it in that note (and in `data-part`).
-pub fn lazy_panel<F>(part: &'static str, load: F) -> impl IntoView
+pub fn lazy_panel<F>(part: &'static str, load: F) -> AnyView
 where
     F: Future<Output = Result<AnyView, PartMissing>> + Send + 'static,
 {
+    lazy_panel_boxed(part, Box::pin(load))
+}
+
+/// [`lazy_panel`] for any part through one boxed future: `Suspend` compiles its polling and its views
+/// once per future type, which was once per part (about 9 KB of the main module; BENCHMARKS.md, Size).
+fn lazy_panel_boxed(part: &'static str, load: Pin<Box<dyn Future<Output = Result<AnyView, PartMissing>> + Send>>) -> AnyView {
     let lang = lang_getter();
     Suspend::new(async move {
         match load.await {
@@ -58,4 +65,5 @@ where
             .into_any(),
         }
     })
+    .into_any()
 }
