@@ -13,7 +13,7 @@
 //! One chunk for all of this rather than several: code shared by two chunks goes to a third, and every
 //! chunk repeats imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels
 //! apart from the rest; BENCHMARKS.md, Size). What a run never needs is apart: a visitor who measures
-//! downloads about 64 KB less gzipped, every file together about 8 KB more (BENCHMARKS.md, Size,
+//! downloads about 60 KB less gzipped, every file together about 8 KB more (BENCHMARKS.md, Size,
 //! "Imports on demand", "The prefix check on demand").
 
 use std::cell::Cell;
