@@ -5,7 +5,9 @@
 # wasm-opt -Oz) but keeps the function names (wasm-bindgen --keep-debug, wasm-opt -g), then prints twiggy's
 # biggest items, its dominator tree (what keeps what), its monomorphisations, and the code by kind and by
 # crate. Function sizes are the shipped ones; the build with names is only for reading (scripts/size.sh
-# gives the shipped files' sizes). `--unsplit` reads the whole page as one module instead (no split).
+# gives the shipped files' sizes). `--unsplit` reads the whole page as one module instead (no split);
+# `--chunk NAME` reads one chunk of the split build instead of the main module (`after`, `measure`,
+# `on_demand`, or `chunk_<n>` for code chunks share; its names are cargo's, kept by wasm-split-cli).
 #
 # Needs twiggy: cargo install --locked twiggy (put it on PATH or set TWIGGY). Output in
 # $CARGO_TARGET_DIR/size-breakdown/ (page.wasm with names, page.csv from `twiggy top`).
@@ -26,8 +28,17 @@ else
   wasm-bindgen --keep-debug --keep-lld-exports --target web --no-typescript --out-dir "$out/bindgen" \
     "$out/split/streamscope.wasm"
 fi
-wasm-opt -Oz -g "$out/bindgen/streamscope_bg.wasm" -o "$out/page.wasm"
-wasm-opt -Oz "$out/bindgen/streamscope_bg.wasm" -o "$out/page-stripped.wasm"
+read_from="$out/bindgen/streamscope_bg.wasm"
+if [ "${1:-}" = --chunk ]; then
+  chunk="${2:?--chunk NAME: after, measure, on_demand or chunk_<n>}"
+  read_from="$out/split/split_$chunk.wasm"
+  [ -f "$read_from" ] || read_from="$out/split/$chunk.wasm"
+  [ -f "$read_from" ] || { echo "no chunk $chunk in $out/split: $(cd "$out/split" && ls ./*.wasm | xargs)" >&2; exit 1; }
+  echo "chunk $chunk ($(basename "$read_from"))"
+fi
+# Chunks keep cargo's names section, which binaryen 132 warns about once per unknown subsection.
+wasm-opt -Oz -g "$read_from" -o "$out/page.wasm" 2> >(grep -v 'unknown name subsection' >&2)
+wasm-opt -Oz --strip-debug "$read_from" -o "$out/page-stripped.wasm" 2> >(grep -v 'unknown name subsection' >&2)
 printf 'shipped-like wasm: %d B raw, %d B gzip -9 (with names: %d B)\n' "$(stat -c %s "$out/page-stripped.wasm")" \
   "$(gzip -9 -n -c "$out/page-stripped.wasm" | wc -c)" "$(stat -c %s "$out/page.wasm")"
 
