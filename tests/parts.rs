@@ -49,6 +49,12 @@ fn page_without_file(name: &str, which: impl FnOnce(&Path) -> PathBuf) -> (std::
     (private_lab(copy.clone()), copy)
 }
 
+/// Runs the short lab stream every test here measures on the page copy served at `lab`.
+async fn short_run_at(page: &Page, lab: std::net::SocketAddr) -> streamscope_e2e::Report {
+    let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
+    page.report_at(&format!("http://{lab}/?{query}")).await
+}
+
 /// Every part that comes after the page, as `data-part` names it, in the page's order.
 const PARTS: &str = "findings compare sweep hops cache prefix metrics timeline text raw share";
 
@@ -71,8 +77,7 @@ async fn every_part_that_comes_after_the_page_arrives() {
 async fn without_the_parts_nothing_is_measured_and_the_page_says_why() {
     let (lab, copy) = page_without("after");
     with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        let report = short_run_at(&page, lab).await;
         assert_eq!(report.state, "error", "{}", report.text);
         let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
         assert!(said.contains("did not load (report)") && said.contains("Reload the page"), "{said}");
@@ -97,8 +102,7 @@ async fn without_the_english_words_of_findings_nothing_is_measured_and_the_page_
     // The wasm carries only its form's English words; a report says the rest (`en.txt`).
     let (lab, copy) = page_without_file("en-words", |copy| copy.join("en.txt"));
     with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        let report = short_run_at(&page, lab).await;
         assert_eq!(report.state, "error", "{}", report.text);
         let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
         assert!(said.contains("did not load") && said.contains("Reload the page"), "{said}");
@@ -116,8 +120,7 @@ async fn without_the_reader_loops_code_the_run_ends_in_an_error_that_says_so() {
     // and neither can the page: the run ends at once, with nothing sent, and says why.
     let (lab, copy) = page_without("measure");
     with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        let report = short_run_at(&page, lab).await;
         assert_eq!(report.state, "error", "{}", report.text);
         assert_eq!(report.json["verdict"], "failed", "{}", report.text);
         assert_eq!(report.json["end"]["kind"], "network_error", "{}", report.text);
@@ -195,8 +198,7 @@ async fn a_run_never_fetches_the_prefix_checks_code_and_the_first_compare_does()
 async fn without_the_prefix_checks_code_a_compare_says_why() {
     let (lab, copy) = page_without("on_demand");
     with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        let report = short_run_at(&page, lab).await;
         assert_eq!(report.state, "done", "{}", report.text);
         compare_prefixes(&page).await;
         let note = page.wait_for_testid_text("part-missing", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
@@ -213,8 +215,7 @@ async fn without_the_prefix_checks_code_a_compare_says_why() {
 async fn without_the_import_code_a_run_is_measured_and_an_import_says_why() {
     let (lab, copy) = page_without("on_demand");
     with_page(move |page: Page| async move {
-        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "");
-        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        let report = short_run_at(&page, lab).await;
         assert_eq!(report.state, "done", "{}", report.text);
         assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
         let note = import_note(&page, "{not json").await;
