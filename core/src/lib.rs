@@ -16,6 +16,7 @@
 //!   dialect/   one message -> facts (content, reasoning, usage, stop reason); detection in one place
 //!   wire/      bytes -> lines -> SSE events / JSON lines / raw text; framing detection
 //!   trace, stats, text, sort   raw facts, percentiles, THE time/size formatter, the one stable sort
+//!   decimal                    a short decimal number read exactly, without std's float parser
 //! ```
 //!
 //! Times are `f64` milliseconds since `fetch()` was called. Malformed input never panics: it becomes a
@@ -26,6 +27,7 @@ pub mod text;
 
 pub mod analysis;
 pub mod config;
+pub mod decimal;
 pub mod dialect;
 pub mod findings;
 pub mod i18n;

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::parts::model_in_body;
 use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
+use streamscope_core::decimal::parse_decimal;
 use streamscope_core::i18n::keys::UiFormKey;
 use streamscope_core::i18n::{Lang, Text};
 
@@ -102,7 +103,8 @@ impl FormState {
 
     /// The configuration the form describes now (untracked read; no API key, no header values).
     pub fn config(&self) -> PageConfig {
-        let secs = |sig: RwSignal<String>| sig.get_untracked().trim().parse::<f64>().unwrap_or(0.0);
+        // Not `str::parse`: its float reader would be 14 KB of the main module (core::decimal).
+        let secs = |sig: RwSignal<String>| parse_decimal(sig.get_untracked().trim()).unwrap_or(0.0);
         PageConfig {
             mode: self.mode.get_untracked(),
             url: self.url.get_untracked().trim().to_string(),

@@ -405,7 +405,7 @@ fn placement() -> Placement {
 /// page's main thread busy-waits N ms, to prove that a busy page changes nothing measured.
 fn block_main_ms() -> f64 {
     test_hook("block_main_ms")
-        .and_then(|v| v.parse::<f64>().ok())
+        .and_then(|v| streamscope_core::decimal::parse_decimal(&v))
         .filter(|ms| ms.is_finite() && *ms > 0.0)
         .map_or(0.0, |ms| ms.min(10_000.0))
 }

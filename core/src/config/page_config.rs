@@ -201,7 +201,7 @@ impl PageConfig {
         let mut saw_method = false;
         for (key, value) in pairs {
             let v = value.as_str();
-            let seconds = || v.trim().parse::<f64>().ok();
+            let seconds = || crate::decimal::parse_decimal(v.trim());
             match key.as_str() {
                 "url" => {
                     c.url = v.trim().to_string();
@@ -660,5 +660,16 @@ mod tests {
         assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.idle_s), Some(2000.0));
         assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.total_s), None);
         assert_eq!(c.timeouts_s.headers_s, 30.0);
+    }
+
+    #[test]
+    fn timeouts_are_short_decimals_and_anything_else_keeps_the_default() {
+        let c = PageConfig::from_query("http://x", &q(&[("idle_timeout_s", " 2.5 "), ("total_timeout_s", "1e3"), ("headers_timeout_s", ".75")]));
+        assert_eq!((c.timeouts_s.idle_s, c.timeouts_s.total_s, c.timeouts_s.headers_s), (2.5, 1000.0, 0.75));
+        let d = TimeoutsSeconds::default();
+        for odd in ["inf", "NaN", "0.30000000000000004", "2,5", "5s"] {
+            let c = PageConfig::from_query("http://x", &q(&[("idle_timeout_s", odd)]));
+            assert_eq!(c.timeouts_s.idle_s, d.idle_s, "{odd}");
+        }
     }
 }

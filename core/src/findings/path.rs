@@ -243,7 +243,7 @@ pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
     let mut signs: Vec<Text> = Vec::new();
     if let Some(age) = trace
         .header("age")
-        .and_then(|a| a.trim().parse::<f64>().ok())
+        .and_then(|a| crate::decimal::parse_decimal(a.trim()))
         .filter(|&a| a > 0.0)
     {
         signs.push(header_sign("Age", age.to_string()));

@@ -272,7 +272,7 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
         .map(|(n, v)| (n.clone(), Value::from(v.as_str())))
         .collect();
     let when = match retry_after {
-        Some(v) if v.parse::<f64>().is_ok() => Text::msg(K::RetryAfterSeconds).with("after", v),
+        Some(v) if crate::decimal::parse_decimal(v).is_some() => Text::msg(K::RetryAfterSeconds).with("after", v),
         Some(v) => Text::msg(K::RetryAfter).with("after", v),
         None => Text::msg(K::NoRetryAfter),
     };

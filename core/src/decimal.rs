@@ -1,0 +1,203 @@
+//! A decimal number read from text exactly, without the standard library's general float parser.
+//!
+//! `str::parse::<f64>` carries an 11 KB table of powers of five (its Eisel-Lemire step) and 5 KB of code;
+//! the page's main module needed it only to read a few seconds from its form and its link, which cost
+//! 14 KB gzipped of the wasm a reader waits for (issue 13). The numbers people type there are short, and
+//! a short decimal has an exact one-step conversion (Clinger's fast path): a mantissa below 2^53 times
+//! or divided by a power of ten up to 10^22, both exact in an `f64`, is one correctly rounded IEEE
+//! operation, so the result is the very `f64` that `str::parse` returns. What needs more than that
+//! (more than about 15 significant digits, or a magnitude beyond the fast path) is refused, as are
+//! `inf` and `NaN`: a caller treats it like any other text that is not a number.
+
+/// 10^0 ..= 10^22: every one is exact in an `f64`.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// The largest mantissa an `f64` holds exactly with every integer below it.
+const MAX_EXACT_MANTISSA: u64 = 1 << 53;
+
+/// Significant digits gathered before a further non-zero digit means the text is refused.
+const MAX_DIGITS: u32 = 19;
+
+/// Reads `text` (no surrounding whitespace) as a decimal number: an optional sign, digits with at most one
+/// `.` (`5`, `2.5`, `.5`, `5.`), and an optional exponent (`1e3`, `2.5E-2`). Returns exactly what
+/// `text.parse::<f64>()` returns, or `None` when the text is not such a number or needs more than the
+/// exact fast path (see the module note).
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let bytes = text.as_bytes();
+    let (negative, mut i) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits: u32 = 0;
+    let mut exponent: i64 = 0;
+    let mut any_digit = false;
+    let mut in_fraction = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'0'..=b'9' => {
+                any_digit = true;
+                let d = u64::from(b - b'0');
+                if mantissa == 0 && d == 0 {
+                    // A leading zero: it only shifts the point when it follows it.
+                    exponent -= i64::from(in_fraction);
+                } else if digits < MAX_DIGITS {
+                    mantissa = mantissa * 10 + d;
+                    digits += 1;
+                    exponent -= i64::from(in_fraction);
+                } else if d == 0 {
+                    // A zero past the digits kept: it scales an integer part, and changes no fraction.
+                    exponent += i64::from(!in_fraction);
+                } else {
+                    return None;
+                }
+            }
+            b'.' if !in_fraction => in_fraction = true,
+            b'e' | b'E' => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    if !any_digit {
+        return None;
+    }
+    if i < bytes.len() {
+        exponent = exponent.checked_add(read_exponent(&bytes[i + 1..])?)?;
+    }
+    let magnitude = exact_value(mantissa, exponent)?;
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// The digits after `e`: an optional sign and at least one digit (saturated far beyond any exact value).
+fn read_exponent(bytes: &[u8]) -> Option<i64> {
+    let (negative, digits) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        Some(b'+') => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        value = (value * 10 + i64::from(b - b'0')).min(1_000_000);
+    }
+    Some(if negative { -value } else { value })
+}
+
+/// `mantissa` × 10^`exponent` as the nearest `f64`, when one exact operation gives it.
+fn exact_value(mut mantissa: u64, mut exponent: i64) -> Option<f64> {
+    if mantissa == 0 {
+        return Some(0.0);
+    }
+    while mantissa > MAX_EXACT_MANTISSA && mantissa.is_multiple_of(10) {
+        mantissa /= 10;
+        exponent += 1;
+    }
+    // Past 10^22, digits moved from the power into the mantissa keep the operation exact while it fits.
+    while exponent > 22 && mantissa <= MAX_EXACT_MANTISSA / 10 {
+        mantissa *= 10;
+        exponent -= 1;
+    }
+    if mantissa > MAX_EXACT_MANTISSA || exponent.unsigned_abs() > 22 {
+        return None;
+    }
+    let power = POWERS_OF_TEN[exponent.unsigned_abs() as usize];
+    let m = mantissa as f64;
+    Some(if exponent >= 0 { m * power } else { m / power })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same bits as `str::parse` (so `0.0` and `-0.0` differ), or refused.
+    fn assert_exact(text: &str) {
+        match parse_decimal(text) {
+            Some(v) => {
+                let std = text.parse::<f64>().unwrap_or_else(|e| panic!("{text:?}: ours {v}, std refused: {e}"));
+                assert_eq!(v.to_bits(), std.to_bits(), "{text:?}: ours {v:e}, std {std:e}");
+            }
+            None => panic!("{text:?} refused, std reads {:?}", text.parse::<f64>()),
+        }
+    }
+
+    #[test]
+    fn reads_what_people_type_exactly() {
+        for text in [
+            "0", "5", "30", "300", "2.5", "0.5", ".5", "5.", "0.1", "0.2", "0.3", "1.1", "2.675", "10.75", "+7", "-3.25",
+            "-0", "-0.0", "007", "0.000001", "1e3", "1E3", "2.5e-2", "1e+2", "0e5", "123456789012345", "9007199254740992",
+            "1e22", "1e-22", "1e30", "1.5e30", "1e23", "1e37", "3600", "86400.000", "1000000000000000000000",
+        ] {
+            assert_exact(text);
+        }
+    }
+
+    #[test]
+    fn matches_the_standard_parser_on_a_grid_of_mantissas_and_exponents() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut read = 0;
+        for _ in 0..20_000 {
+            let digits = 1 + next() % 16;
+            let mantissa = next() % 10u64.pow(digits as u32);
+            let exponent = (next() % 60) as i64 - 30;
+            let point = (next() % (digits + 1)) as usize;
+            let text = mantissa.to_string();
+            let (int, frac) = text.split_at(point.min(text.len()));
+            for candidate in [format!("{int}.{frac}e{exponent}"), format!("{mantissa}e{exponent}"), format!("{int}.{frac}")] {
+                if let Some(v) = parse_decimal(&candidate) {
+                    read += 1;
+                    assert_eq!(v.to_bits(), candidate.parse::<f64>().unwrap().to_bits(), "{candidate}");
+                }
+            }
+        }
+        assert!(read > 40_000, "most short decimals are on the exact path: {read} of 60,000");
+    }
+
+    #[test]
+    fn reads_back_every_short_value_the_page_writes() {
+        // Permalinks write timeouts with `{}`: what Display prints for a value of up to 15 digits reads back.
+        let mut seed: u64 = 12345;
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let cents = (seed >> 20) % 100_000_000;
+            let value = cents as f64 / 100.0;
+            assert_eq!(parse_decimal(&format!("{value}")), Some(value), "{value}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_short_decimal() {
+        for text in [
+            "", " ", "+", "-", ".", "e3", "1e", "1e+", "1.2.3", "1,5", " 5", "5 ", "0x10", "inf", "-inf", "infinity", "NaN",
+            "1_000", "5s", "1e3.5", "--1",
+        ] {
+            assert_eq!(parse_decimal(text), None, "{text:?}");
+        }
+        // Beyond the one-step exact path: refused rather than read approximately.
+        for text in ["12345678901234567", "0.12345678901234567", "0.30000000000000004", "1e38", "1e-23", "1e400", "1e-400", "9007199254740993"] {
+            assert_eq!(parse_decimal(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn zeros_past_the_kept_digits_scale_or_vanish() {
+        assert_exact("10000000000000000000000000000");
+        assert_exact("1.00000000000000000000000000000");
+        assert_exact("0.000000000000000000001");
+        assert_eq!(parse_decimal("1000000000000000000001"), None);
+    }
+}
