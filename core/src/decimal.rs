@@ -1,4 +1,5 @@
-//! A decimal number read from text exactly, without the standard library's general float parser.
+//! A decimal number read from text and written back exactly, without the standard library's general float
+//! parser and formatter.
 //!
 //! `str::parse::<f64>` carries an 11 KB table of powers of five (its Eisel-Lemire step) and 5 KB of code;
 //! the page's main module needed it only to read a few seconds from its form and its link, which cost
@@ -8,6 +9,9 @@
 //! operation, so the result is the very `f64` that `str::parse` returns. What needs more than that
 //! (more than about 15 significant digits, or a magnitude beyond the fast path) is refused, as are
 //! `inf` and `NaN`: a caller treats it like any other text that is not a number.
+//!
+//! [`format_decimal`] writes such a number back as `format!("{v}")` does, without `core::fmt`'s float
+//! code (Grisu and Dragon, 8 KB gzipped of the main module, which wrote only the form's time-outs there).
 
 /// 10^0 ..= 10^22: every one is exact in an `f64`.
 const POWERS_OF_TEN: [f64; 23] = [
@@ -17,6 +21,12 @@ const POWERS_OF_TEN: [f64; 23] = [
 
 /// The largest mantissa an `f64` holds exactly with every integer below it.
 const MAX_EXACT_MANTISSA: u64 = 1 << 53;
+
+/// The largest power of ten a short decimal's value reaches: 10^22 times a mantissa of 15 digits.
+const MAX_EXACT_EXPONENT: i64 = 22 + 15;
+
+/// The smallest power of ten the fast path divides by.
+const MAX_FAST_EXPONENT: i64 = 22;
 
 /// Significant digits gathered before a further non-zero digit means the text is refused.
 const MAX_DIGITS: u32 = 19;
@@ -70,6 +80,53 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
     }
     let magnitude = exact_value(mantissa, exponent)?;
     Some(if negative { -magnitude } else { magnitude })
+}
+
+/// Writes `value` as `format!("{value}")` does (shortest digits that read back, no exponent: `2.5`, `30`,
+/// `0.001`, `-0`), when it is a short decimal: one that [`parse_decimal`] reads back to the same bits. `None`
+/// for any other value (more than about 15 significant digits, NaN, an infinity, beyond 10^37 or below
+/// 10^-22).
+pub fn format_decimal(value: f64) -> Option<String> {
+    if !value.is_finite() {
+        return None;
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let magnitude = value.abs();
+    if magnitude == 0.0 {
+        return Some(format!("{sign}0"));
+    }
+    // The fewest digits first: the largest power of ten whose multiple reads back exactly.
+    let (mut mantissa, mut exponent) = (-MAX_FAST_EXPONENT..=MAX_EXACT_EXPONENT).rev().find_map(|e: i64| {
+        let power = |e: i64| POWERS_OF_TEN[e.unsigned_abs().min(22) as usize];
+        let scaled = if e > 22 {
+            magnitude / power(22) / power(e - 22)
+        } else if e >= 0 {
+            magnitude / power(e)
+        } else {
+            magnitude * power(e)
+        };
+        let m = scaled.round();
+        (m >= 1.0 && m <= MAX_EXACT_MANTISSA as f64)
+            .then_some(m as u64)
+            .filter(|&m| exact_value(m, e).map(f64::to_bits) == Some(magnitude.to_bits()))
+            .map(|m| (m, e))
+    })?;
+    while mantissa.is_multiple_of(10) {
+        mantissa /= 10;
+        exponent += 1;
+    }
+    let digits = mantissa.to_string();
+    Some(if exponent >= 0 {
+        format!("{sign}{digits}{}", "0".repeat(exponent as usize))
+    } else {
+        let fraction = exponent.unsigned_abs() as usize;
+        if digits.len() > fraction {
+            let (int, frac) = digits.split_at(digits.len() - fraction);
+            format!("{sign}{int}.{frac}")
+        } else {
+            format!("{sign}0.{}{digits}", "0".repeat(fraction - digits.len()))
+        }
+    })
 }
 
 /// The digits after `e`: an optional sign and at least one digit (saturated far beyond any exact value).
@@ -190,6 +247,35 @@ mod tests {
         // Beyond the one-step exact path: refused rather than read approximately.
         for text in ["12345678901234567", "0.12345678901234567", "0.30000000000000004", "1e38", "1e-23", "1e400", "1e-400", "9007199254740993"] {
             assert_eq!(parse_decimal(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn writes_short_decimals_as_display_does() {
+        for v in [0.0, -0.0, 30.0, 300.0, 2.5, 0.5, 0.1, 0.3, 1.1, 2.675, -3.25, 1e-7, 0.001, 1e15, 1e16, 1e21, 1e22, 1e23, 1e30, 1e37, 1e-22, 123456.789, 1.0 / 3.0] {
+            assert_eq!(format_decimal(v).as_deref(), Some(format!("{v}").as_str()), "{v:e}");
+        }
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.1 + 0.2, 1e38, 1e-23, 1.0 / 7.0] {
+            assert_eq!(format_decimal(v), None, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn writes_every_value_it_reads_as_display_does_and_reads_it_back() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..50_000 {
+            let digits = 1 + next() % 15;
+            let text = format!("{}e{}", next() % 10u64.pow(digits as u32), (next() % 50) as i64 - 25);
+            let Some(value) = parse_decimal(&text) else { continue };
+            let written = format_decimal(value).unwrap_or_else(|| panic!("{text} read as {value:e} but not written"));
+            assert_eq!(written, format!("{value}"), "{text}");
+            assert_eq!(parse_decimal(&written).map(f64::to_bits), Some(value.to_bits()), "{text}");
         }
     }
 

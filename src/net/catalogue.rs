@@ -12,8 +12,9 @@ use super::measure::describe;
 use super::race::{race_with_deadline, Raced};
 use super::scope::Scope;
 
-/// How long the file may take before the page gives up and stays in English.
-const LOAD_LIMIT_MS: f64 = 15_000.0;
+/// How long the file may take before the page gives up and stays in English. Whole seconds: said as an
+/// integer, so the main module needs no float formatting (issue 13).
+const LOAD_LIMIT_S: u32 = 15;
 
 /// The file of `lang`'s words, relative to the page (so it is found under any sub-path).
 pub fn file_name(lang: Lang) -> String {
@@ -65,10 +66,10 @@ async fn fetch_and_install(lang: Lang) -> Result<(), String> {
     let init = RequestInit::new();
     // Revalidated, never taken stale from the cache: a file of another version of the page is refused.
     init.set_cache(RequestCache::NoCache);
-    let response: Response = match race_with_deadline(scope.fetch(&name, &init), Some(LOAD_LIMIT_MS)).await {
+    let response: Response = match race_with_deadline(scope.fetch(&name, &init), Some(f64::from(LOAD_LIMIT_S) * 1000.0)).await {
         Raced::Value(v) => v.unchecked_into(),
         Raced::Rejected(e) => return Err(format!("{name}: {}", describe(e))),
-        Raced::TimedOut => return Err(format!("{name}: no answer within {} s", LOAD_LIMIT_MS / 1000.0)),
+        Raced::TimedOut => return Err(format!("{name}: no answer within {LOAD_LIMIT_S} s")),
     };
     if !response.ok() {
         return Err(format!("{name}: HTTP {}", response.status()));

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::parts::model_in_body;
 use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
-use streamscope_core::decimal::parse_decimal;
+use streamscope_core::decimal::{format_decimal, parse_decimal};
 use streamscope_core::i18n::keys::UiFormKey;
 use streamscope_core::i18n::{Lang, Text};
 
@@ -71,7 +71,9 @@ pub struct FormState {
 impl FormState {
     /// The form filled from a page configuration.
     pub fn new(c: PageConfig) -> FormState {
-        let s = |v: f64| RwSignal::new(format!("{v}"));
+        // Not `format!("{v}")`: float formatting would be 8 KB of the main module (core::decimal). A
+        // time-out is always a short decimal (read by `parse_decimal`, or a default).
+        let s = |v: f64| RwSignal::new(format_decimal(v).unwrap_or_default());
         FormState {
             mode: RwSignal::new(c.mode),
             url: RwSignal::new(c.url),
