@@ -2,6 +2,8 @@
 //! and after a failure the page offers the fix in one click (the base URL with /v1, a model that exists),
 //! after which the same run streams.
 
+use std::time::Duration;
+
 use streamscope_e2e::{encode_component, with_page, Page, REPORT_LIMIT};
 
 async fn run_and_wait(page: &Page) -> serde_json::Value {
@@ -17,8 +19,9 @@ async fn url_mistakes_show_before_sending_and_failures_offer_their_fix() {
         // A preset base that already ends in /chat/completions: named before anything is sent.
         let base = page.lab_url("/v1/chat/completions");
         page.open(&format!("base={}&model=streamscope-lab", encode_component(&base))).await;
-        let checks = page.testid_text("url-checks").await.unwrap_or_default();
-        assert!(page.testid_text("url-check-path_suffix").await.is_some(), "url checks: {checks:?}");
+        // The checks are a part that comes after the page, with the English words they say (`form-advice`).
+        let check = page.wait_for_testid_text("url-check-path_suffix", Duration::from_secs(15), |t| !t.is_empty()).await;
+        assert!(check.contains("/chat/completions"), "the check says what is wrong: {check:?}");
         let (state, _) = page.report_element().await;
         assert_eq!(state.as_deref(), Some("idle"), "nothing was sent");
 

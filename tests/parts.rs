@@ -56,7 +56,7 @@ async fn short_run_at(page: &Page, lab: std::net::SocketAddr) -> streamscope_e2e
 }
 
 /// Every part that comes after the page, as `data-part` names it, in the page's order.
-const PARTS: &str = "findings compare sweep hops cache prefix metrics timeline text raw share";
+const PARTS: &str = "findings form-advice compare sweep hops cache prefix metrics timeline text raw share";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_part_that_comes_after_the_page_arrives() {

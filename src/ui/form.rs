@@ -2,7 +2,7 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use super::parts::model_in_body;
+use super::parts::{form_advice_panel, model_in_body};
 use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
 use streamscope_core::decimal::{format_decimal, parse_decimal};
@@ -358,22 +358,6 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         let _ = (form.url.get(), form.vs_url.get(), form.base.get(), form.mode.get(), form.vs_model.get(), form.hops.get());
         others_on_another_origin(&form.config())
     };
-    let checks = Signal::derive(move || {
-        let _ = (form.url.get(), form.base.get(), form.mode.get(), form.preset.get(), form.model.get());
-        let config = form.config();
-        let (_, url, _) = config.request();
-        let base = redact_url(&config.base);
-        url_checks(&redact_url(&url), (config.mode == RequestMode::Preset).then_some(base.as_ref()))
-    });
-    let hints = Signal::derive(move || suggestions(session));
-    let use_base = move |_| {
-        if let Some((base, url)) = hints.get_untracked().base {
-            match form.mode.get_untracked() {
-                RequestMode::Preset => form.base.set(base),
-                RequestMode::Exact => form.url.set(url),
-            }
-        }
-    };
     let run = move |_| {
         session.start_campaign(form.run_request());
     };
@@ -479,40 +463,75 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     <Check label=UiFormKey::ShareKeyB testid="share-key-b" value=form.share_key_b />
                 </div>
             </Show>
-            <UrlChecks checks=checks />
-            <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
-                <div class="suggestions" data-testid="suggestions">
-                    {move || hints.get().base.map(|(base, _)| view! {
-                        <button data-testid="use-suggested-base" on:click=use_base>{move || Text::msg(UiFormKey::UseBase).with("base", base.as_str()).render(use_lang())}</button>
-                    })}
-                    <Show when=move || hints.with(|h| !h.models.is_empty())>
-                        <span>{word(UiFormKey::ModelsListed)}</span>
-                        // A server may list thousands: a button for the first few, the count for the rest.
-                        {move || hints.with(|h| (h.models.len() > MAX_MODEL_PICKS).then(|| view! {
-                            <span class="muted" data-testid="more-models">{Text::msg(UiFormKey::FirstModels).count("shown", MAX_MODEL_PICKS).count("total", h.models.len()).render(use_lang())}</span>
-                        }))}
-                        {move || hints.get().models.into_iter().take(MAX_MODEL_PICKS).map(|id| {
-                            let pick = id.clone();
-                            let testid = format!("pick-model-{id}");
-                            view! {
-                                <button class="model-pick" data-testid=testid on:click=move |_| {
-                                    // An exact request carries its model in the body; the preset in its field.
-                                    let (body, pick) = (form.body.get_untracked(), pick.clone());
-                                    leptos::task::spawn_local(async move {
-                                        match model_in_body(body, pick.clone()).await {
-                                            Ok(Some(body)) if form.mode.get_untracked() == RequestMode::Exact => form.body.set(body),
-                                            _ => form.model.set(pick),
-                                        }
-                                    });
-                                }>{id}</button>
-                            }
-                        }).collect_view()}
-                    </Show>
-                </div>
-            </Show>
+            // The URL checks and the last run's one-click fixes: a part of their own, after the page.
+            {form_advice_panel(form, session)}
             <Show when=move || session.start_error.get().is_some()>
                 <p class="error" data-testid="start-error">{move || session.start_error.get().map(|t| t.render(use_lang())).unwrap_or_default()}</p>
             </Show>
         </section>
+    }
+}
+
+/// Under the request line: the URL checks while typing (before anything is sent) and the one-click fixes
+/// the last failed run suggests. A part that comes after the page (`parts::form_advice_panel`): the checks,
+/// their words (`en.txt`) and the fixes are no code or words the main module carries (issue 13); they show
+/// once the part and the words are here, a few ms after the form on loopback.
+#[component]
+pub fn FormAdvice(form: FormState, session: Session) -> impl IntoView {
+    let checks = Signal::derive(move || {
+        let _ = (form.url.get(), form.base.get(), form.mode.get(), form.preset.get(), form.model.get());
+        let config = form.config();
+        let (_, url, _) = config.request();
+        let base = redact_url(&config.base);
+        url_checks(&redact_url(&url), (config.mode == RequestMode::Preset).then_some(base.as_ref()))
+    });
+    // The checks' words are English's file's: shown once it is installed (tracked through the language).
+    let words_here = move || {
+        let _ = use_lang();
+        streamscope_core::i18n::is_available(Lang::En)
+    };
+    let hints = Signal::derive(move || suggestions(session));
+    let use_base = move |_| {
+        if let Some((base, url)) = hints.get_untracked().base {
+            match form.mode.get_untracked() {
+                RequestMode::Preset => form.base.set(base),
+                RequestMode::Exact => form.url.set(url),
+            }
+        }
+    };
+    view! {
+        <Show when=words_here>
+            <UrlChecks checks=checks />
+        </Show>
+        <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
+            <div class="suggestions" data-testid="suggestions">
+                {move || hints.get().base.map(|(base, _)| view! {
+                    <button data-testid="use-suggested-base" on:click=use_base>{move || Text::msg(UiFormKey::UseBase).with("base", base.as_str()).render(use_lang())}</button>
+                })}
+                <Show when=move || hints.with(|h| !h.models.is_empty())>
+                    <span>{word(UiFormKey::ModelsListed)}</span>
+                    // A server may list thousands: a button for the first few, the count for the rest.
+                    {move || hints.with(|h| (h.models.len() > MAX_MODEL_PICKS).then(|| view! {
+                        <span class="muted" data-testid="more-models">{Text::msg(UiFormKey::FirstModels).count("shown", MAX_MODEL_PICKS).count("total", h.models.len()).render(use_lang())}</span>
+                    }))}
+                    {move || hints.get().models.into_iter().take(MAX_MODEL_PICKS).map(|id| {
+                        let pick = id.clone();
+                        let testid = format!("pick-model-{id}");
+                        view! {
+                            <button class="model-pick" data-testid=testid on:click=move |_| {
+                                // An exact request carries its model in the body; the preset in its field.
+                                let (body, pick) = (form.body.get_untracked(), pick.clone());
+                                leptos::task::spawn_local(async move {
+                                    match model_in_body(body, pick.clone()).await {
+                                        Ok(Some(body)) if form.mode.get_untracked() == RequestMode::Exact => form.body.set(body),
+                                        _ => form.model.set(pick),
+                                    }
+                                });
+                            }>{id}</button>
+                        }
+                    }).collect_view()}
+                </Show>
+            </div>
+        </Show>
     }
 }

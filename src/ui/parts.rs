@@ -1,7 +1,7 @@
 //! The page's parts that come after it ([`super::split`]), in one chunk, `after`: everything shown
 //! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
 //! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check's form, the
-//! raw reads, share and import; what a run never needs, an import's reading and the prefix check's
+//! raw reads, share and import, the form's URL checks and one-click fixes; what a run never needs, an import's reading and the prefix check's
 //! comparison, is the `on_demand` chunk's, fetched only when used: `super::on_demand`), the running of a
 //! campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]), the analysis of a
 //! run's reads as they arrive, and the derivation of reports (a run's, a campaign's, and the JSON text of
@@ -26,7 +26,7 @@ use super::text_view::TextView;
 use super::timeline::Timeline;
 use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
-use super::form::{plan_from_form, FormState, RunRequest};
+use super::form::{plan_from_form, FormAdvice, FormState, RunRequest};
 use super::handoff::Handoff;
 use super::hops_panel::HopsPanel;
 use super::prefix_check::PrefixCheckPanel;
@@ -97,6 +97,10 @@ split_parts! { after, preload_every_part;
             Some(end) => analyzer.abort(end.at_ms()),
             None => {}
         }
+    }
+
+    preload_form_advice; fn form_advice(form: FormState, session: Session) -> AnyView {
+        view! { <FormAdvice form=form session=session /> }.into_any()
     }
 
     preload_model_in_body; pub fn model_in_body(body: String, model: String) -> Option<String> {
@@ -187,6 +191,11 @@ pub fn after_text_panels(session: Session) -> impl IntoView {
         {lazy_panel("raw", raw_panel(session))}
         {lazy_panel("share", share_panel(session))}
     }
+}
+
+/// The URL checks and the last run's one-click fixes, under the form's request line.
+pub fn form_advice_panel(form: FormState, session: Session) -> impl IntoView {
+    super::split::lazy_panel("form-advice", form_advice(form, session))
 }
 
 /// The verdict and findings card (at the top of the page).

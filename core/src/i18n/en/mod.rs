@@ -12,6 +12,7 @@ mod ui_metrics;
 mod ui_panels;
 #[cfg(feature = "en-built-in")]
 mod triage_http;
+#[cfg(feature = "en-built-in")]
 mod triage_url;
 #[cfg(feature = "en-built-in")]
 mod triage_net;
@@ -37,9 +38,10 @@ mod markdown;
 use super::Key;
 
 /// Whether `key`'s English template is compiled in even without the `en-built-in` feature: the words
-/// the page shows before its first run (the form, the page's own notes, the URL checks).
+/// the page shows before anything comes after it (the form, the page's own notes). The URL checks under the
+/// form come after it with their part and `en.txt` (issue 13).
 pub fn always_built_in(key: Key) -> bool {
-    matches!(key, Key::Ui(_) | Key::UiForm(_) | Key::TriageUrl(_))
+    matches!(key, Key::Ui(_) | Key::UiForm(_))
 }
 
 /// The English template of `key` (empty for a key not compiled in while the English file is not
@@ -48,7 +50,6 @@ pub fn template(key: Key) -> &'static str {
     match key {
         Key::Ui(k) => ui::template(k),
         Key::UiForm(k) => ui_form::template(k),
-        Key::TriageUrl(k) => triage_url::template(k),
         #[cfg(feature = "en-built-in")]
         other => later_template(other),
         #[cfg(not(feature = "en-built-in"))]
