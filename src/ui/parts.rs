@@ -157,13 +157,13 @@ pub async fn settle_parts() -> Result<(), PartMissing> {
 /// failure is tried again at the next call. One chunk holds them all, but each function keeps its own
 /// loaded flag (wasm_split's loader) and only a function whose flag is set is ready at its first poll,
 /// which `now_or_later` and `ready_now` rely on during and at the end of a run and in `#report-json`: so
-/// each is preloaded (the chunk itself is fetched once), every part above through the one list
-/// `split_parts!` writes.
+/// each is preloaded (the chunk itself is fetched once): the parts above and net's, each through the one
+/// list its `split_parts!` writes.
 pub async fn ensure_parts() -> Result<(), PartMissing> {
     if !ready_to_measure() {
         preload_every_part().await?;
-        // The run's end, read in the page (`net`'s one part of this chunk).
-        crate::net::worker::client::preload_end_reader().await?;
+        // net's parts of this chunk (the run's end, read in the page), through net's own list.
+        crate::net::worker::client::preload_after_parts().await?;
         // The words these parts say (`en.txt`; the wasm carries only the form's).
         crate::net::catalogue::english_words().await.map_err(|_| PartMissing)?;
         PARTS_LOADED.with(|loaded| loaded.set(true));

@@ -226,8 +226,8 @@ fn placeholder_names(template: &str) -> Vec<&str> {
     let mut rest = template;
     while let Some(at) = rest.find('{') {
         let tail = &rest[at..];
-        if tail.starts_with("{{") {
-            rest = &tail[2..];
+        if let Some(after) = tail.strip_prefix("{{") {
+            rest = after;
             continue;
         }
         let Some(end) = tail.find('}') else { break };

@@ -18,7 +18,7 @@ use crate::net::clock::time_origin_ms;
 use crate::net::feed::SharedFeed;
 use crate::net::race::{race_with_deadline, Raced};
 use crate::net::request::RunSpec;
-use crate::split::{now_or_later, split_part, PartMissing};
+use crate::split::{now_or_later, split_parts, PartMissing};
 
 /// The worker's loader script, beside the page (copied by index.html); relative, so the bundle works from
 /// any sub-path. It runs the page's own glue and wasm, named in the first message ([`load_message`]).
@@ -229,14 +229,20 @@ fn on_message(data: &JsValue) {
     }
 }
 
-split_part!(after, preload_end_reader; pub fn read_end(end: JsValue, connection: JsValue, probes: JsValue) -> (TraceEnd, Option<ConnectionTiming>, Probes) {
-    let end = end::end_from_js(&end).unwrap_or_else(|e| TraceEnd::NetworkError {
-        at_ms: 0.0,
-        message: format!("the measuring worker sent an unreadable end: {e}"),
-        during_body: true,
-    });
-    (end, end::connection_from_js(&connection), end::probes_from_js(&probes))
-});
+// net's parts of the `after` chunk, in one list: `preload_after_parts` (which `ui::parts::ensure_parts`
+// awaits with the UI's own) fetches every one, so a part added here is never left off the preloads.
+split_parts! { after, preload_after_parts;
+    preload_end_reader;
+    /// A run's end as the worker sent it (plain objects), read in the page.
+    pub fn read_end(end: JsValue, connection: JsValue, probes: JsValue) -> (TraceEnd, Option<ConnectionTiming>, Probes) {
+        let end = end::end_from_js(&end).unwrap_or_else(|e| TraceEnd::NetworkError {
+            at_ms: 0.0,
+            message: format!("the measuring worker sent an unreadable end: {e}"),
+            during_body: true,
+        });
+        (end, end::connection_from_js(&connection), end::probes_from_js(&probes))
+    }
+}
 
 /// Response headers as the worker sends them, `[name, value]` pairs (anything else is skipped).
 fn header_pairs(pairs: &JsValue) -> Vec<(String, String)> {
