@@ -55,8 +55,9 @@ async fn short_run_at(page: &Page, lab: std::net::SocketAddr) -> streamscope_e2e
     page.report_at(&format!("http://{lab}/?{query}")).await
 }
 
-/// Every part that comes after the page, as `data-part` names it, in the page's order.
-const PARTS: &str = "findings form-advice compare sweep hops cache prefix metrics timeline text raw share";
+/// Every part that comes after the page and a single run shows, as `data-part` names it, in the page's
+/// order (a campaign of more than one run adds `compare`, `sweep` and `hops`).
+const PARTS: &str = "findings form-advice cache prefix metrics timeline text raw share";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_part_that_comes_after_the_page_arrives() {
@@ -222,6 +223,47 @@ async fn without_the_import_code_a_run_is_measured_and_an_import_says_why() {
         assert!(note.contains("did not load (import)") && note.contains("Reload the page"), "{note}");
         // What was measured is still shown.
         assert_eq!(page.report_element().await.0.as_deref(), Some("done"));
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+/// Whether the page has fetched the views of a campaign of more than one run (`campaign`).
+async fn fetched_campaign_views(page: &Page) -> bool {
+    wasm_fetched(page).await.iter().any(|n| n.starts_with("split_campaign-"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_run_never_fetches_the_campaign_views_and_a_repeat_does() {
+    chunk_of(&built_page_dir(), "campaign");
+    with_page(|page: Page| async move {
+        let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert!(!fetched_campaign_views(&page).await, "a single run fetched them: {:?}", wasm_fetched(&page).await);
+        assert_eq!(page.testid_count("compare-table").await, 0);
+        let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "repeat=2")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert_eq!(report.json["runs"].as_array().map(Vec::len), Some(2), "{}", report.text);
+        assert!(fetched_campaign_views(&page).await, "a repeat without its views? {:?}", wasm_fetched(&page).await);
+        page.wait_for_testid_count("compare-table", 1, std::time::Duration::from_secs(10)).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_campaign_views_a_single_run_is_measured_and_a_campaign_says_why() {
+    let (lab, copy) = page_without("campaign");
+    with_page(move |page: Page| async move {
+        let report = short_run_at(&page, lab).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
+        let query = page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "repeat=2");
+        let report = page.report_at(&format!("http://{lab}/?{query}")).await;
+        assert_eq!(report.state, "error", "{}", report.text);
+        let said = page.wait_for_testid_text("start-error", std::time::Duration::from_secs(20), |t| !t.is_empty()).await;
+        assert!(said.contains("did not load (campaign)") && said.contains("Reload the page"), "{said}");
+        // Nothing was measured: no report (the first run's was cleared by the page's reload).
+        assert!(report.text.trim().is_empty(), "{}", report.text);
     })
     .await;
     let _ = std::fs::remove_dir_all(&copy);

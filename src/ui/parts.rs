@@ -1,20 +1,23 @@
-//! The page's parts that come after it ([`super::split`]), in one chunk, `after`: everything shown
-//! once a run has started or on demand (the verdict and findings, the metrics, the timeline, the text,
-//! the compare, sweep and hop-ladder panels, the cache and connection card, the prefix check's form, the
-//! raw reads, share and import, the form's URL checks and one-click fixes; what a run never needs, an import's reading and the prefix check's
-//! comparison, is the `on_demand` chunk's, fetched only when used: `super::on_demand`), the running of a
-//! campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]), the analysis of a
-//! run's reads as they arrive, and the derivation of reports (a run's, a campaign's, and the JSON text of
-//! `#report-json`). The page before it holds the form and the measuring worker's client (the reader loop
-//! itself is the `measure` chunk's, which the worker loads: `net::measure`). The chunk, and the English
-//! words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign starts only once
-//! they are there ([`settle_parts`]), so that no code compiles during a run and no measured run waits for
-//! code or words, or is lost for want of them.
-//! One chunk for all of this rather than several: code shared by two chunks goes to a third, and every
-//! chunk repeats imports and is compressed on its own (measured: 9.4 KB more gzipped with the panels
-//! apart from the rest; BENCHMARKS.md, Size). What a run never needs is apart: a visitor who measures
-//! downloads about 60 KB less gzipped, every file together about 8 KB more (BENCHMARKS.md, Size,
-//! "Imports on demand", "The prefix check on demand").
+//! The page's parts that come after it ([`super::split`]). Chunk `after`: everything a run shows or
+//! offers (the verdict and findings, the metrics, the timeline, the text, the cache and connection card,
+//! the prefix check's form, the raw reads, share and import, the form's URL checks and one-click fixes),
+//! the running of a campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]),
+//! the analysis of a run's reads as they arrive, and the derivation of reports (a run's, a campaign's, and
+//! the JSON text of `#report-json`). The page before it holds the form and the measuring worker's client
+//! (the reader loop itself is the `measure` chunk's, which the worker loads: `net::measure`). `after`,
+//! and the English words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign
+//! starts only once they are there ([`settle_parts`]), so that no code compiles during a run and no
+//! measured run waits for code or words, or is lost for want of them.
+//! Chunk `campaign`: the views of a campaign of more than one run (the repeat and A/B table, the sweep,
+//! the ladder), fetched by the start of such a campaign before its first run ([`settle_campaign_views`])
+//! or by an import that shows one; a single run never fetches it.
+//! What a run never needs, an import's reading and the prefix check's comparison, is the `on_demand`
+//! chunk's, fetched only when used (`super::on_demand`).
+//! Few chunks rather than many: code shared by two chunks goes to a third, and every chunk repeats
+//! imports and is compressed on its own (measured: 9.4 KB more gzipped with every panel apart from the
+//! rest; BENCHMARKS.md, Size). Each split was measured: what a visitor who runs downloads against every
+//! file together (BENCHMARKS.md, Size, "Imports on demand", "The prefix check on demand", "The main
+//! module under 150 KB").
 
 use std::cell::Cell;
 
@@ -34,6 +37,7 @@ use super::raw_view::RawView;
 use super::session::{CampaignPlan, Session};
 use super::split::{split_parts, within_ms, PartMissing};
 use streamscope_core::analysis::{Analysis, Analyzer};
+use streamscope_core::config::page_config::{CampaignKind, PageConfig};
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
 use streamscope_core::i18n::Lang;
 use streamscope_core::report::export::{report_json_text, ImportSource};
@@ -42,18 +46,6 @@ use streamscope_core::trace::{ReadChunk, Trace, TraceEnd};
 use super::sweep_panel::SweepPanel;
 
 split_parts! { after, preload_every_part;
-    preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
-        view! { <ComparePanel session=session /> }.into_any()
-    }
-
-    preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
-        view! { <SweepPanel session=session /> }.into_any()
-    }
-
-    preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
-        view! { <HopsPanel session=session /> }.into_any()
-    }
-
     preload_cache_panel; fn cache_panel(session: Session) -> AnyView {
         view! { <CacheAndConnection session=session /> }.into_any()
     }
@@ -134,12 +126,52 @@ split_parts! { after, preload_every_part;
     }
 }
 
+// The views of a campaign of more than one run (repeats, A/B, sweep, ladder): a chunk of their own, which
+// a single run never fetches (27 KB gzipped less for it); a campaign's start fetches it before its first
+// run, an import of such a campaign when it shows it.
+split_parts! { campaign, preload_campaign_views;
+    preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
+        view! { <ComparePanel session=session /> }.into_any()
+    }
+
+    preload_sweep_panel; fn sweep_panel(session: Session) -> AnyView {
+        view! { <SweepPanel session=session /> }.into_any()
+    }
+
+    preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
+        view! { <HopsPanel session=session /> }.into_any()
+    }
+}
+
 /// How long a campaign's start waits for the parts (as for the Chinese words, `net::catalogue`).
 pub const PART_LOAD_LIMIT_MS: i32 = 15_000;
 
 thread_local! {
     /// Whether every part's code has loaded (it stays loaded).
     static PARTS_LOADED: Cell<bool> = const { Cell::new(false) };
+    /// Whether the campaign views' code has loaded (it stays loaded).
+    static CAMPAIGN_VIEWS_LOADED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a press of Run with this configuration plans more than one run, or a sweep or a ladder: the
+/// campaign views must then be here before it starts.
+pub fn needs_campaign_views(config: &PageConfig) -> bool {
+    config.campaign_kind() != CampaignKind::Runs || config.repeat > 1
+}
+
+/// Whether the campaign views' code is loaded.
+pub fn campaign_views_ready() -> bool {
+    CAMPAIGN_VIEWS_LOADED.with(Cell::get)
+}
+
+/// Waits (at most [`PART_LOAD_LIMIT_MS`]) for the campaign views' code: `Err` when it did not arrive in
+/// time (tried again at the next call).
+pub async fn settle_campaign_views() -> Result<(), PartMissing> {
+    if !campaign_views_ready() {
+        within_ms(PART_LOAD_LIMIT_MS, preload_campaign_views()).await.unwrap_or(Err(PartMissing))?;
+        CAMPAIGN_VIEWS_LOADED.with(|loaded| loaded.set(true));
+    }
+    Ok(())
 }
 
 /// Whether a campaign may start now: every part's code is loaded, so that none compiles during a run
@@ -171,14 +203,23 @@ pub async fn ensure_parts() -> Result<(), PartMissing> {
     Ok(())
 }
 
-/// The panels of the compare, sweep and hop-ladder campaigns and the cache and connection card, in the
-/// page's order (between the form and the metrics).
+/// Whether the session shows a campaign of more than one run (planned, running or imported).
+fn shows_a_campaign(session: Session) -> bool {
+    session.progress.with(|(_, planned)| *planned > 1)
+        || session.campaign.with(|c| c.as_ref().is_some_and(|c| !matches!(c, CampaignReport::Single(_))))
+}
+
+/// The panels of the compare, sweep and hop-ladder campaigns (only once there is such a campaign: their
+/// code is the `campaign` chunk's) and the cache and connection card, in the page's order (between the
+/// form and the metrics).
 pub fn campaign_panels(session: Session, form: FormState) -> impl IntoView {
     use super::split::lazy_panel;
     view! {
-        {lazy_panel("compare", compare_panel(session))}
-        {lazy_panel("sweep", sweep_panel(session))}
-        {lazy_panel("hops", hops_panel(session))}
+        <Show when=move || shows_a_campaign(session)>
+            {lazy_panel("compare", compare_panel(session))}
+            {lazy_panel("sweep", sweep_panel(session))}
+            {lazy_panel("hops", hops_panel(session))}
+        </Show>
         {lazy_panel("cache", cache_panel(session))}
         {lazy_panel("prefix", prefix_panel(form))}
     }

@@ -24,7 +24,10 @@ use streamscope_core::trace::{MeasuredIn, Trace};
 
 use super::live_view::{raw_rows, LiveView, RawRow, RAW_PREVIEW_TOTAL_BYTES};
 use super::form::RunRequest;
-use super::parts::{analyze_reads, campaign_plan, derive_campaign, derive_report, ready_to_measure, run_campaign, settle_parts};
+use super::parts::{
+    analyze_reads, campaign_plan, campaign_views_ready, derive_campaign, derive_report, needs_campaign_views, ready_to_measure,
+    run_campaign, settle_campaign_views, settle_parts,
+};
 use super::split::{now_or_later, ready_now, PartMissing};
 use streamscope_core::i18n::keys::UiKey;
 use super::pace::LIVE_REFRESH_MS;
@@ -183,10 +186,12 @@ impl Session {
             self.state.set(RunState::Error);
             return;
         }
-        if !ready_to_measure() {
+        let needs_views = needs_campaign_views(&request.config);
+        if !ready_to_measure() || (needs_views && !campaign_views_ready()) {
             // Nothing is measured before the parts that come after the page are here: their compilation
             // would share the main thread with the run, and a run that ended without the code that
-            // derives its report would wait for it, or be lost if it never came.
+            // derives its report would wait for it, or be lost if it never came. A campaign of more than
+            // one run also waits for its views (the `campaign` chunk).
             let before = self.state.get_untracked();
             let start = self
                 .local
@@ -198,7 +203,11 @@ impl Session {
                 .unwrap_or_default();
             self.state.set(RunState::Running);
             leptos::task::spawn_local(async move {
-                let parts = settle_parts().await;
+                let parts = match settle_parts().await {
+                    Ok(()) if needs_views => settle_campaign_views().await.map_err(|_| "campaign"),
+                    Ok(()) => Ok(()),
+                    Err(PartMissing) => Err("report"),
+                };
                 // Cancelled (or replaced by a newer start) while it waited: nothing to start.
                 let still_pending = self
                     .local
@@ -215,9 +224,9 @@ impl Session {
                 }
                 match parts {
                     Ok(()) => self.start_campaign(request),
-                    Err(PartMissing) => {
+                    Err(part) => {
                         self.campaign.set(None);
-                        self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", "report")));
+                        self.start_error.set(Some(Text::msg(UiKey::PartUnavailable).with("part", part)));
                         self.state.set(RunState::Error);
                     }
                 }
