@@ -85,6 +85,12 @@ async fn run_at_sub_path(page: &Page, package: &Package, name: &str, origin: &st
     let note = page.wait_for_testid_text("handoff-note", Duration::from_secs(10), |t| !t.is_empty()).await;
     check.that(!note.contains("(import)") && !note.contains("（import）"), || format!("the import's code did not load: {note}"));
 
+    // A campaign of more than one run: its views' code comes with its start, from the sub-path too.
+    let repeat_target = format!("{origin}/v1/chat/completions?{SHORT}");
+    let repeat = page.report_at(&format!("{origin}{SUB_PATH}?{}", page.query_for(&repeat_target, "repeat=2"))).await;
+    let runs = repeat.json["runs"].as_array().map(Vec::len);
+    check.that(repeat.state == "done" && runs == Some(2), || format!("a repeat of two runs: {} {}", repeat.state, repeat.text));
+
     // The network log is written as it goes; give it a moment for the last entries.
     tokio::time::sleep(Duration::from_millis(500)).await;
     // Every request to this origin (the server is fresh, its port new) since the browser started.
