@@ -268,3 +268,33 @@ async fn without_the_campaign_views_a_single_run_is_measured_and_a_campaign_says
     .await;
     let _ = std::fs::remove_dir_all(&copy);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_of_a_repeat_on_a_fresh_page_brings_the_campaign_code_and_shows_its_table() {
+    with_page(|page: Page| async move {
+        let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "repeat=2")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        page.click("export-text-toggle").await;
+        // The details' toggle event arrives after the click, and the export is built on it.
+        let mut export = String::new();
+        for _ in 0..100 {
+            export = page.testid_prop("export-text", "value").await.unwrap_or_default();
+            if !export.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(export.contains("\"streamscope_export\""), "export text: {export:.300}");
+        // Another reader's page: nothing run, nothing of a campaign fetched, the export pasted in.
+        page.open("").await;
+        assert!(!fetched_campaign_views(&page).await, "{:?}", wasm_fetched(&page).await);
+        page.apply_import(&export).await;
+        page.wait_for_testid_count("compare-table", 1, std::time::Duration::from_secs(10)).await;
+        let (state, text) = page.report_element().await;
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        assert_eq!(state.as_deref(), Some("done"), "{text}");
+        assert_eq!((json["imported"].as_bool(), json["runs"].as_array().map(Vec::len)), (Some(true), Some(2)), "{text}");
+        assert!(fetched_campaign_views(&page).await, "{:?}", wasm_fetched(&page).await);
+    })
+    .await;
+}

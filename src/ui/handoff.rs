@@ -11,7 +11,7 @@ use streamscope_core::report::export::{Export, ExportedRun, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::on_demand::read_import;
+use super::on_demand::{read_import, show_export};
 use super::lang::{chosen_getter, lang_getter, word};
 use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
@@ -98,10 +98,11 @@ pub fn Handoff(session: Session) -> impl IntoView {
     // the same task as the click.
     let apply = move |text: String| {
         now_or_later(read_import(text, lang()), move |read| match read {
-            Ok(Ok(Imported::Export(export))) => {
-                session.show_export(*export);
-                note.set(say_now(UiFormKey::NoteImportedExport));
-            }
+            // Shown by `on_demand`'s code too, here since the read (a task of its own at its first call).
+            Ok(Ok(Imported::Export(export))) => now_or_later(show_export(session, *export), move |shown| match shown {
+                Ok(()) => note.set(say_now(UiFormKey::NoteImportedExport)),
+                Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
+            }),
             Ok(Ok(Imported::ReportOnly(report))) => {
                 session.show_report_only(*report);
                 note.set(say_now(UiFormKey::NoteImportedReport));

@@ -2,6 +2,7 @@
 //! imports or compares two request bodies, never by a run or preloaded:
 //! - reading an import (an export or a bare report, pasted, dropped or chosen): every report type and
 //!   every trace from JSON, about 46 KB of the gzipped wasm;
+//! - showing an imported export: its runs analysed again and its campaign recomputed;
 //! - the prefix check's comparison and the view of its result: canonicalising and diffing two request
 //!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB.
 //!
@@ -13,15 +14,23 @@
 use leptos::prelude::*;
 use streamscope_core::i18n::Lang;
 use streamscope_core::prefix::check;
-use streamscope_core::report::export::{import_in, Imported};
+use streamscope_core::report::export::{import_in, Imported, ImportedExport};
 
 use super::prefix_check::PrefixResult;
+use super::session::Session;
 use super::split::split_part;
 
 split_part!(on_demand, preload_import;
 /// Reads `text` as an export or a bare report; an error says why not, in `lang`.
 pub fn read_import(text: String, lang: Lang) -> Result<Imported, String> {
     import_in(&text, lang)
+});
+
+split_part!(on_demand, preload_show_export;
+/// Shows an imported export in `session`: every run analysed again from its trace and the campaign
+/// recomputed (for a campaign of more than one run, with the code the `campaign` chunk shares).
+pub fn show_export(session: Session, export: ImportedExport) -> () {
+    session.show_export(export)
 });
 
 split_part!(on_demand, preload_prefix_result;

@@ -8,9 +8,10 @@
 //! and the English words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign
 //! starts only once they are there ([`settle_parts`]), so that no code compiles during a run and no
 //! measured run waits for code or words, or is lost for want of them.
-//! Chunk `campaign`: the views of a campaign of more than one run (the repeat and A/B table, the sweep,
-//! the ladder), fetched by the start of such a campaign before its first run ([`settle_campaign_views`])
-//! or by an import that shows one; a single run never fetches it.
+//! Chunk `campaign`: the views and the derivation of a campaign of more than one run (the repeat and A/B
+//! table, the sweep, the ladder; their summaries, comparison, knee and first bad hop), fetched by the
+//! start of such a campaign before its first run ([`settle_campaign_views`]) or by an import that shows
+//! one; a single run never fetches it.
 //! What a run never needs, an import's reading and the prefix check's comparison, is the `on_demand`
 //! chunk's, fetched only when used (`super::on_demand`).
 //! Few chunks rather than many: code shared by two chunks goes to a third, and every chunk repeats
@@ -117,18 +118,14 @@ split_parts! { after, preload_every_part;
         session.next()
     }
 
-    preload_campaign_report; pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
-        CampaignReport::of(runs, &layout)
-    }
-
     preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
         report_json_text(campaign, imported_from, lang)
     }
 }
 
-// The views of a campaign of more than one run (repeats, A/B, sweep, ladder): a chunk of their own, which
-// a single run never fetches (27 KB gzipped less for it); a campaign's start fetches it before its first
-// run, an import of such a campaign when it shows it.
+// The views and the derivation of a campaign of more than one run (repeats, A/B, sweep, ladder): a chunk
+// of their own, which a single run never fetches; a campaign's start fetches it before its first run, an
+// import of such a campaign when it shows it.
 split_parts! { campaign, preload_campaign_views;
     preload_compare_panel; fn compare_panel(session: Session) -> AnyView {
         view! { <ComparePanel session=session /> }.into_any()
@@ -140,6 +137,13 @@ split_parts! { campaign, preload_campaign_views;
 
     preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
         view! { <HopsPanel session=session /> }.into_any()
+    }
+
+    preload_campaign_report;
+    /// The report of a campaign of more than one run, or of a sweep or a ladder (a single run's is its
+    /// own report: `Session::finish_campaign`).
+    pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
+        CampaignReport::of(runs, &layout)
     }
 }
 
@@ -154,7 +158,7 @@ thread_local! {
 }
 
 /// Whether a press of Run with this configuration plans more than one run, or a sweep or a ladder: the
-/// campaign views must then be here before it starts.
+/// `campaign` chunk (the views and the derivation of such a campaign) must then be here before it starts.
 pub fn needs_campaign_views(config: &PageConfig) -> bool {
     config.campaign_kind() != CampaignKind::Runs || config.repeat > 1
 }

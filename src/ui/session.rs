@@ -288,7 +288,18 @@ impl Session {
             return;
         }
         let campaign_id = self.local.with_value(|l| l.campaign_id);
-        now_or_later(derive_campaign(runs, self.layout.get_untracked()), move |campaign| {
+        let layout = self.layout.get_untracked();
+        // A single run's campaign is its report, with no part: a single run never fetches the `campaign`
+        // chunk, which derives every other campaign (loaded before such a campaign started).
+        let derived = async move {
+            let mut runs = runs;
+            if matches!(layout, Layout::Runs) && runs.len() == 1 {
+                let (_, report) = runs.remove(0);
+                return Ok(CampaignReport::Single(Box::new(report)));
+            }
+            derive_campaign(runs, layout).await
+        };
+        now_or_later(derived, move |campaign| {
             if self.local.try_with_value(|l| l.campaign_id) != Some(campaign_id) {
                 return;
             }
