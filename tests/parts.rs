@@ -246,6 +246,11 @@ async fn a_single_run_never_fetches_the_campaign_views_and_a_repeat_does() {
         assert_eq!(report.json["runs"].as_array().map(Vec::len), Some(2), "{}", report.text);
         assert!(fetched_campaign_views(&page).await, "a repeat without its views? {:?}", wasm_fetched(&page).await);
         page.wait_for_testid_count("compare-table", 1, std::time::Duration::from_secs(10)).await;
+        // Each row in its own unit: the decode rate's median, p90 and spread in tok/s, not ms.
+        let rate = page.testid_text("compare-rate-a").await.unwrap_or_default();
+        assert!(rate.matches("tok/s").count() == 3 && !rate.contains(" ms"), "decode rate: {rate:?}");
+        let ttft = page.testid_text("compare-ttft-a").await.unwrap_or_default();
+        assert!(ttft.matches(" ms").count() == 3, "TTFT: {ttft:?}");
     })
     .await;
 }

@@ -18,15 +18,23 @@ use super::live_view::LiveView;
 use super::session::{RunRecord, Session};
 use super::timeline::{held_spans, HeldSpans, Marks, TimelineChart};
 
-fn spread_cell(s: Option<Spread>, lang: Lang) -> String {
+fn spread_cell(s: Option<Spread>, unit: Unit, lang: Lang) -> String {
     match s {
         Some(s) if s.n > 1 => Text::msg(K::SpreadCell)
-            .with("median", format::ms(Some(s.median)))
-            .with("high", format::ms(Some(s.p90)))
-            .with("spread", format::ms(Some(s.spread)))
+            .with("median", figure(s.median, unit))
+            .with("high", figure(s.p90, unit))
+            .with("spread", figure(s.spread, unit))
             .render(lang),
-        Some(s) => format::ms(Some(s.median)),
+        Some(s) => figure(s.median, unit),
         None => "–".into(),
+    }
+}
+
+/// One figure of a row, in the row's unit.
+fn figure(value: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Ms => format::ms(Some(value)),
+        Unit::TokensPerS => format!("{value:.1} tok/s"),
     }
 }
 
@@ -35,10 +43,7 @@ fn delta_cell(delta: Option<f64>, unit: Unit) -> String {
     match delta {
         Some(d) => {
             let sign = if d >= 0.0 { "+" } else { "−" };
-            match unit {
-                Unit::Ms => format!("{sign}{}", format::ms(Some(d.abs()))),
-                Unit::TokensPerS => format!("{sign}{:.1} tok/s", d.abs()),
-            }
+            format!("{sign}{}", figure(d.abs(), unit))
         }
         None => "–".into(),
     }
@@ -164,7 +169,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                             <tr>
                                 <td>{word(label)}</td>
                                 {move || sides().map(|(_, s)| s.iter().enumerate().map(|(i, (_, _, spreads))| view! {
-                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(spreads), lang())}</td>
+                                    <td data-testid=format!("compare-{id}-{}", ["a", "b"][i.min(1)])>{spread_cell(get(spreads), unit, lang())}</td>
                                 }).collect_view())}
                                 {move || deltas().map(|d| view! {
                                     <td data-testid=format!("compare-{id}-delta")>{delta_cell(delta(&d), unit)}</td>
