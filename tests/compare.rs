@@ -93,16 +93,7 @@ async fn export_then_import_shows_the_same_numbers_and_permalink_has_no_secret()
         for secret in [KEY, HEADER_VALUE] {
             assert!(!permalink.contains(secret), "secret in the permalink: {permalink}");
         }
-        page.click("export-text-toggle").await;
-        // The details' toggle event arrives after the click, and the export is built on it.
-        let mut export = String::new();
-        for _ in 0..20 {
-            export = page.testid_prop("export-text", "value").await.unwrap_or_default();
-            if !export.is_empty() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        let export = page.export_text(std::time::Duration::from_secs(2)).await;
         assert!(export.contains("\"streamscope_export\": 1"), "export text: {}", &export[..export.len().min(300)]);
         for secret in [KEY, HEADER_VALUE] {
             assert!(!export.contains(secret), "secret in the export");

@@ -24,15 +24,9 @@ async fn import_text(page: &Page, text: &str) {
 }
 
 async fn export_text(page: &Page) -> String {
-    page.click("export-text-toggle").await;
-    for _ in 0..30 {
-        let text = page.testid_prop("export-text", "value").await.unwrap_or_default();
-        if !text.is_empty() {
-            return text;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("the export text was not built");
+    let text = page.export_text(std::time::Duration::from_secs(3)).await;
+    assert!(!text.is_empty(), "the export text was not built");
+    text
 }
 
 /// Reads the timeline draws (`timeline-reads`' `data-count`; 0 when there is no timeline).

@@ -49,15 +49,7 @@ async fn a_three_hop_ladder_names_the_buffering_hop() {
         assert_eq!(page.testid_attr("hop-row", "data-first-bad").await.as_deref(), Some("false"));
 
         // Export → import: the ladder is recomputed from the traces, each run still on its hop.
-        page.click("export-text-toggle").await;
-        let mut exported = String::new();
-        for _ in 0..30 {
-            exported = page.testid_prop("export-text", "value").await.unwrap_or_default();
-            if !exported.is_empty() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        let exported = page.export_text(std::time::Duration::from_secs(3)).await;
         let export: Value = serde_json::from_str(&exported).unwrap_or_else(|e| panic!("export JSON: {e}"));
         let groups: Vec<u64> = export["runs"].as_array().unwrap().iter().map(|r| r["group"].as_u64().unwrap_or(0)).collect();
         assert_eq!(groups, [0, 1, 2, 0, 1, 2], "interleaved and repeated");

@@ -279,16 +279,7 @@ async fn an_import_of_a_repeat_on_a_fresh_page_brings_the_campaign_code_and_show
     with_page(|page: Page| async move {
         let report = page.run_report(&page.stream_query("tokens=20&cadence_ms=10&first_ms=50", "repeat=2")).await;
         assert_eq!(report.state, "done", "{}", report.text);
-        page.click("export-text-toggle").await;
-        // The details' toggle event arrives after the click, and the export is built on it.
-        let mut export = String::new();
-        for _ in 0..100 {
-            export = page.testid_prop("export-text", "value").await.unwrap_or_default();
-            if !export.is_empty() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        let export = page.export_text(std::time::Duration::from_secs(10)).await;
         assert!(export.contains("\"streamscope_export\""), "export text: {export:.300}");
         // Another reader's page: nothing run, nothing of a campaign fetched, the export pasted in.
         page.open("").await;

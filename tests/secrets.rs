@@ -25,15 +25,7 @@ async fn everything(page: &Page) -> String {
     let mut out = String::new();
     let (_, report) = page.report_element().await;
     out.push_str(&report);
-    page.click("export-text-toggle").await;
-    for _ in 0..30 {
-        let export = page.testid_prop("export-text", "value").await.unwrap_or_default();
-        if !export.is_empty() {
-            out.push_str(&export);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    out.push_str(&page.export_text(std::time::Duration::from_secs(3)).await);
     assert!(out.contains("streamscope_export"), "the export was not built");
     out.push_str(&page.testid_prop("markdown", "value").await.unwrap_or_default());
     out.push_str(&page.testid_attr("permalink", "href").await.unwrap_or_default());

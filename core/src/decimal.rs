@@ -175,6 +175,16 @@ fn exact_value(mut mantissa: u64, mut exponent: i64) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// A xorshift64 generator from `seed`: the same numbers on every run of the tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The same bits as `str::parse` (so `0.0` and `-0.0` differ), or refused.
     fn assert_exact(text: &str) {
         match parse_decimal(text) {
@@ -199,13 +209,7 @@ mod tests {
 
     #[test]
     fn matches_the_standard_parser_on_a_grid_of_mantissas_and_exponents() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut read = 0;
         for _ in 0..20_000 {
             let digits = 1 + next() % 16;
@@ -262,13 +266,7 @@ mod tests {
 
     #[test]
     fn writes_every_value_it_reads_as_display_does_and_reads_it_back() {
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..50_000 {
             let digits = 1 + next() % 15;
             let text = format!("{}e{}", next() % 10u64.pow(digits as u32), (next() % 50) as i64 - 25);

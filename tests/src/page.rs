@@ -265,6 +265,20 @@ impl Page {
         }
     }
 
+    /// Opens the share card's *Export as text* and returns the export it shows (empty after `limit`): the
+    /// details' toggle event arrives after the click, and the export is built on it.
+    pub async fn export_text(&self, limit: Duration) -> String {
+        self.click("export-text-toggle").await;
+        let deadline = Instant::now() + limit;
+        loop {
+            let text = self.testid_prop("export-text", "value").await.unwrap_or_default();
+            if !text.is_empty() || Instant::now() >= deadline {
+                return text;
+            }
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
+    }
+
     /// How many elements carry this `data-testid`.
     pub async fn testid_count(&self, testid: &str) -> usize {
         let script = "return document.querySelectorAll(`[data-testid=\"${arguments[0]}\"]`).length;";
