@@ -2,8 +2,8 @@
 //! offers (the verdict and findings, the metrics, the timeline, the text, the cache and connection card,
 //! the prefix check's form, the raw reads, share and import, the form's URL checks and one-click fixes),
 //! the running of a campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]),
-//! the analysis of a run's reads as they arrive, and the derivation of reports (a run's, a campaign's, and
-//! the JSON text of `#report-json`). The page before it holds the form and the measuring worker's client
+//! the analysis of a run's reads as they arrive, and the derivation of a run's report and of the JSON
+//! text of `#report-json` (for any campaign). The page before it holds the form and the measuring worker's client
 //! (the reader loop itself is the `measure` chunk's, which the worker loads: `net::measure`). `after`,
 //! and the English words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign
 //! starts only once they are there ([`settle_parts`]), so that no code compiles during a run and no
