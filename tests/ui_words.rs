@@ -192,10 +192,8 @@ fn walk_view(tokens: &[TokenTree], found: &mut Vec<Found>) {
             }
             TokenTree::Punct(p) if matches!(p.as_char(), '<' | '>') => attribute = None,
             TokenTree::Ident(_) if starts_attribute(tokens, i - 1) => attribute = None,
-            TokenTree::Group(g) => {
-                if !attribute.as_deref().is_some_and(is_markup_attribute) {
-                    walk_rust(&g.stream().into_iter().collect::<Vec<_>>(), found);
-                }
+            TokenTree::Group(g) if !attribute.as_deref().is_some_and(is_markup_attribute) => {
+                walk_rust(&g.stream().into_iter().collect::<Vec<_>>(), found);
             }
             TokenTree::Literal(lit) => {
                 let Some(text) = string_value(&lit.to_string()) else { continue };
