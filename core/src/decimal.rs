@@ -83,8 +83,10 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
 }
 
 /// Writes `value` as `format!("{value}")` does (shortest digits that read back, no exponent: `2.5`, `30`,
-/// `0.001`, `-0`), when it is a short decimal: one that [`parse_decimal`] reads back to the same bits. `None`
-/// for any other value (more than about 15 significant digits, NaN, an infinity, beyond 10^37 or below
+/// `0.001`, `-0`), when it is a short decimal: one that [`parse_decimal`] reads back to the same bits.
+/// Every value `parse_decimal` returns is one; past 15 significant digits the last digit may differ from
+/// `Display`'s (two decimals can read back to the same bits), never the bits read back. `None` for any
+/// other value (more digits than an `f64` keeps exactly, NaN, an infinity, beyond 10^37 or below
 /// 10^-22).
 pub fn format_decimal(value: f64) -> Option<String> {
     if !value.is_finite() {
@@ -105,11 +107,16 @@ pub fn format_decimal(value: f64) -> Option<String> {
         } else {
             magnitude * power(e)
         };
-        let m = scaled.round();
-        (m >= 1.0 && m <= MAX_EXACT_MANTISSA as f64)
-            .then_some(m as u64)
-            .filter(|&m| exact_value(m, e).map(f64::to_bits) == Some(magnitude.to_bits()))
-            .map(|m| (m, e))
+        // `scaled` is within 3 of the mantissa that reads back (at most three roundings of a value below
+        // 2^53 + 1): try each whole number that near, the nearest first.
+        let nearest = scaled.round();
+        let toward = if scaled >= nearest { 1.0 } else { -1.0 };
+        [0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0].into_iter().map(|d| nearest + d * toward).find_map(|m| {
+            (m >= 1.0 && m <= MAX_EXACT_MANTISSA as f64)
+                .then_some(m as u64)
+                .filter(|&m| exact_value(m, e).map(f64::to_bits) == Some(magnitude.to_bits()))
+                .map(|m| (m, e))
+        })
     })?;
     while mantissa.is_multiple_of(10) {
         mantissa /= 10;
@@ -268,11 +275,15 @@ mod tests {
     fn writes_every_value_it_reads_as_display_does_and_reads_it_back() {
         let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..50_000 {
-            let digits = 1 + next() % 15;
+            let digits = 1 + next() % 19;
             let text = format!("{}e{}", next() % 10u64.pow(digits as u32), (next() % 50) as i64 - 25);
             let Some(value) = parse_decimal(&text) else { continue };
             let written = format_decimal(value).unwrap_or_else(|| panic!("{text} read as {value:e} but not written"));
-            assert_eq!(written, format!("{value}"), "{text}");
+            // Up to 15 digits the shortest decimal is unique; past them two may read back to the same bits,
+            // and Display picks by the exact value, which this does not compute.
+            if digits <= 15 {
+                assert_eq!(written, format!("{value}"), "{text}");
+            }
             assert_eq!(parse_decimal(&written).map(f64::to_bits), Some(value.to_bits()), "{text}");
         }
     }
