@@ -164,11 +164,11 @@ fn parse_headers(text: &str) -> Vec<(String, String)> {
 /// Whether side B of the form's comparison, or a hop of its ladder, is on another origin than the main
 /// request (the key then needs the user's consent to go there).
 fn others_on_another_origin(config: &PageConfig) -> bool {
-    let (_, url_a, _) = config.request();
-    let b_elsewhere = config.request_b().is_some_and(|(_, url_b, _)| origin(&url_a) != origin(&url_b));
+    let (_, url_a) = config.target();
+    let b_elsewhere = config.target_b().is_some_and(|url_b| origin(&url_a) != origin(&url_b));
     let hop_elsewhere = (0..config.hops.len())
-        .filter_map(|i| config.request_at_hop(i))
-        .any(|(_, url, _)| origin(&url_a) != origin(&url));
+        .filter_map(|i| config.target_at_hop(i))
+        .any(|url| origin(&url_a) != origin(&url));
     b_elsewhere || hop_elsewhere
 }
 
@@ -347,7 +347,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         // Tracks every field so the exact request line is always current.
         let _ = (form.url.get(), form.method.get(), form.body.get(), form.base.get(), form.model.get());
         let _ = (form.mode.get(), form.prompt.get(), form.max_tokens.get(), form.preset.get());
-        let (method, url, _) = form.config().request();
+        let (method, url) = form.config().target();
         format!("{method} {}", redact_url(&url))
     };
     let carries_credential = move || {

@@ -411,6 +411,32 @@ impl PageConfig {
         }
     }
 
+    /// The method and URL this configuration sends to, as [`PageConfig::request`] has them, without
+    /// building the body: what the form's request line shows (the page's main module builds no JSON).
+    pub fn target(&self) -> (String, String) {
+        match self.mode {
+            RequestMode::Exact => (self.method.clone(), self.url.clone()),
+            RequestMode::Preset => ("POST".into(), self.preset.url(&self.base, &self.model)),
+        }
+    }
+
+    /// The URL side B sends to, as [`PageConfig::request_b`] has it.
+    pub fn target_b(&self) -> Option<String> {
+        match self.mode {
+            RequestMode::Exact => self.vs_url.clone(),
+            RequestMode::Preset => self.vs_model.as_ref().map(|model| self.preset.url(&self.base, model)),
+        }
+    }
+
+    /// The URL hop `index` sends to, as [`PageConfig::request_at_hop`] has it.
+    pub fn target_at_hop(&self, index: usize) -> Option<String> {
+        let hop = self.hops.get(index)?;
+        Some(match self.mode {
+            RequestMode::Exact => hop.clone(),
+            RequestMode::Preset => self.preset.url(hop, &self.model),
+        })
+    }
+
     /// The exact request this configuration sends: `(method, url, body)`.
     pub fn request(&self) -> (String, String, Option<String>) {
         match self.mode {
@@ -660,6 +686,29 @@ mod tests {
         assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.idle_s), Some(2000.0));
         assert_eq!(TimeoutsSeconds::limit_ms(c.timeouts_s.total_s), None);
         assert_eq!(c.timeouts_s.headers_s, 30.0);
+    }
+
+    #[test]
+    fn the_targets_are_the_requests_without_their_bodies() {
+        let hops = vec!["http://a/v1/".to_string(), "http://b/v1".to_string()];
+        for preset in ApiPreset::ALL {
+            for mode in [RequestMode::Exact, RequestMode::Preset] {
+                let c = PageConfig {
+                    mode: mode.clone(),
+                    preset,
+                    vs_url: Some("http://direct/s".into()),
+                    vs_model: Some("other".into()),
+                    hops: hops.clone(),
+                    ..PageConfig::reference("http://o")
+                };
+                let (method, url, _) = c.request();
+                assert_eq!(c.target(), (method, url), "{preset:?} {mode:?}");
+                assert_eq!(c.target_b(), c.request_b().map(|(_, url, _)| url), "{preset:?} {mode:?}");
+                for i in 0..3 {
+                    assert_eq!(c.target_at_hop(i), c.request_at_hop(i).map(|(_, url, _)| url), "{preset:?} {mode:?} {i}");
+                }
+            }
+        }
     }
 
     #[test]

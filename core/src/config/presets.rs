@@ -52,36 +52,36 @@ impl ApiPreset {
         }
     }
 
-    /// The URL and JSON body that ask this API for a stream. The base is used as typed except for
-    /// surrounding whitespace and trailing slashes (URL mistakes are diagnosed, not repaired).
-    pub fn request(self, base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
+    /// The URL that asks this API for a stream. The base is used as typed except for surrounding
+    /// whitespace and trailing slashes (URL mistakes are diagnosed, not repaired).
+    pub fn url(self, base: &str, model: &str) -> String {
         let base = base.trim().trim_end_matches('/');
+        match self {
+            ApiPreset::OpenaiChat => format!("{base}/chat/completions"),
+            ApiPreset::OpenaiResponses => format!("{base}/responses"),
+            ApiPreset::Anthropic => format!("{base}/messages"),
+            ApiPreset::Ollama => format!("{base}/api/chat"),
+            ApiPreset::Gemini => format!("{base}/models/{model}:streamGenerateContent?alt=sse"),
+        }
+    }
+
+    /// The URL ([`ApiPreset::url`]) and JSON body that ask this API for a stream.
+    pub fn request(self, base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
         let user = json!([{"role": "user", "content": prompt}]);
-        let (path, body) = match self {
-            ApiPreset::OpenaiChat => (
-                "/chat/completions".to_string(),
-                json!({"model": model, "messages": user, "stream": true,
-                       "stream_options": {"include_usage": true}, "max_tokens": max_tokens}),
-            ),
-            ApiPreset::OpenaiResponses => (
-                "/responses".to_string(),
-                json!({"model": model, "input": prompt, "stream": true, "max_output_tokens": max_tokens}),
-            ),
-            ApiPreset::Anthropic => (
-                "/messages".to_string(),
-                json!({"model": model, "messages": user, "stream": true, "max_tokens": max_tokens}),
-            ),
-            ApiPreset::Ollama => (
-                "/api/chat".to_string(),
-                json!({"model": model, "messages": user, "stream": true, "options": {"num_predict": max_tokens}}),
-            ),
-            ApiPreset::Gemini => (
-                format!("/models/{model}:streamGenerateContent?alt=sse"),
-                json!({"contents": [{"role": "user", "parts": [{"text": prompt}]}],
-                       "generationConfig": {"maxOutputTokens": max_tokens}}),
-            ),
+        let body = match self {
+            ApiPreset::OpenaiChat => json!({"model": model, "messages": user, "stream": true,
+                                            "stream_options": {"include_usage": true}, "max_tokens": max_tokens}),
+            ApiPreset::OpenaiResponses => {
+                json!({"model": model, "input": prompt, "stream": true, "max_output_tokens": max_tokens})
+            }
+            ApiPreset::Anthropic => json!({"model": model, "messages": user, "stream": true, "max_tokens": max_tokens}),
+            ApiPreset::Ollama => {
+                json!({"model": model, "messages": user, "stream": true, "options": {"num_predict": max_tokens}})
+            }
+            ApiPreset::Gemini => json!({"contents": [{"role": "user", "parts": [{"text": prompt}]}],
+                                        "generationConfig": {"maxOutputTokens": max_tokens}}),
         };
-        (format!("{base}{path}"), body.to_string())
+        (self.url(base, model), body.to_string())
     }
 
     /// The headers that carry an API key for this API (none for an empty key), plus the fixed headers
