@@ -292,12 +292,10 @@ impl Session {
         // A single run's campaign is its report, with no part: a single run never fetches the `campaign`
         // chunk, which derives every other campaign (loaded before such a campaign started).
         let derived = async move {
-            let mut runs = runs;
-            if matches!(layout, Layout::Runs) && runs.len() == 1 {
-                let (_, report) = runs.remove(0);
-                return Ok(CampaignReport::Single(Box::new(report)));
+            match CampaignReport::of_single(runs, &layout) {
+                Ok(single) => Ok(single),
+                Err(runs) => derive_campaign(runs, layout).await,
             }
-            derive_campaign(runs, layout).await
         };
         now_or_later(derived, move |campaign| {
             if self.local.try_with_value(|l| l.campaign_id) != Some(campaign_id) {

@@ -72,6 +72,10 @@ impl CampaignReport {
 
     /// Builds the report of `layout` from the tagged runs in the order they ran.
     pub fn of(runs: Vec<(RunTag, Report)>, layout: &Layout) -> CampaignReport {
+        let runs = match CampaignReport::of_single(runs, layout) {
+            Ok(single) => return single,
+            Err(runs) => runs,
+        };
         match layout {
             Layout::Compare(setup) => {
                 let (a, b): (Vec<_>, Vec<_>) = runs.into_iter().partition(|(tag, _)| tag.side == Side::A);
@@ -88,12 +92,20 @@ impl CampaignReport {
                 let runs: Vec<(usize, Report)> = runs.into_iter().map(|(tag, r)| (tag.group as usize, r)).collect();
                 CampaignReport::Hops(Box::new(HopLadder::of(&runs, setup)))
             }
-            Layout::Runs if runs.len() == 1 => {
-                let (_, report) = runs.into_iter().next().expect("one run");
-                CampaignReport::Single(Box::new(report))
-            }
             Layout::Runs => CampaignReport::Repeat(Box::new(RunsSummary::of(runs.into_iter().map(|(_, r)| r).collect()))),
         }
+    }
+
+    /// The report of a single run in the plain layout, the run's own ([`CampaignReport::Single`]), as
+    /// [`CampaignReport::of`] makes it but without the code that derives any other campaign (the page
+    /// makes a single run's this way, and derives the others in a chunk of their own); the runs back when
+    /// they are not that.
+    pub fn of_single(mut runs: Vec<(RunTag, Report)>, layout: &Layout) -> Result<CampaignReport, Vec<(RunTag, Report)>> {
+        if matches!(layout, Layout::Runs) && runs.len() == 1 {
+            let (_, report) = runs.remove(0);
+            return Ok(CampaignReport::Single(Box::new(report)));
+        }
+        Err(runs)
     }
 
     /// How this report's runs were grouped (the file's own words for labels and URLs, shown as text).
