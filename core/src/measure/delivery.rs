@@ -12,7 +12,13 @@
 //!   flushed in the middle of large events): its bytes, less one mean message for each non-content message
 //!   in it (the finish, usage and `[DONE]` chunks that often share the last read), divided by the mean
 //!   wire-message size. For raw text (no message boundaries) the byte rule also needs at least
-//!   [`COMMON_SIZE_MIN_BYTES`] bytes, so a long word is not a burst.
+//!   [`COMMON_SIZE_MIN_BYTES`] bytes, so a long word is not a burst. Either way its reads must have come
+//!   together: the silence before it at least [`BURST_GAP_SPAN_RATIO`] (2) times as long as its reads took
+//!   (`end_ms − start_ms`); for the first content delivery, whose silence before is the wait for the
+//!   first token, the silence after it (none after it counts as long enough). Held content comes out at once after a silence; a fast model's reads, one
+//!   event each every 0.5-1 ms, fill a 2 ms delivery with 3-5 events spaced as evenly as the silence
+//!   before it, and are no burst (regression: a 1,000 events/s stream read one event at a time was
+//!   counted as 1,298 bursts of 3 and its whole timeline shaded as held).
 //! - The **typical gap** is the median `gap_before_ms` of the bursts, leaving out a burst that is the first
 //!   content delivery (its gap includes the wait for the first token).
 //! - **Read sizes**: a read within [`SIZE_TOLERANCE`] (1/64, so ±64 bytes at 4 KiB) of a standard buffer
@@ -42,6 +48,9 @@ pub const JOIN_MS: f64 = 2.0;
 
 /// Content events (or messages' worth of bytes) that make a delivery a burst.
 pub const BURST_MIN_EVENTS: usize = 3;
+
+/// How many times as long as a delivery's reads took the silence before it must be for a burst.
+pub const BURST_GAP_SPAN_RATIO: f64 = 2.0;
 
 /// Standard buffer sizes a proxy or a compression layer flushes at.
 pub const BUFFER_SIZES_BYTES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
@@ -280,7 +289,18 @@ impl DeliveryStats {
         let span_bytes = span_reads().fold(0usize, |sum, (_, r)| sum.saturating_add(r.len_bytes()));
         let span_messages: usize = span_reads().map(|(i, _)| messages_of(i)).sum();
         let mean_message_bytes = (span_messages > 0).then(|| span_bytes as f64 / span_messages as f64);
-        let is_burst = |g: &Group| {
+        let first_content = groups.iter().position(|g| g.events > 0);
+        // The silence that says whether a delivery's reads came together: the one before it, or for the
+        // first content delivery (whose silence before is the wait for the first token) the one after it.
+        let silence_ms = |i: usize| match (Some(i) == first_content, groups.get(i + 1)) {
+            (true, Some(next)) => next.start_ms - groups[i].end_ms,
+            (true, None) => f64::INFINITY,
+            (false, _) => groups[i].gap_before_ms,
+        };
+        let is_burst = |i: usize, g: &Group| {
+            if silence_ms(i) < BURST_GAP_SPAN_RATIO * (g.end_ms - g.start_ms) {
+                return false;
+            }
             if g.events >= BURST_MIN_EVENTS {
                 return true;
             }
@@ -294,7 +314,8 @@ impl DeliveryStats {
 
         let content: Vec<&Group> = groups.iter().filter(|g| g.events > 0).collect();
         let first_content_start = content.first().map(|g| g.start_ms);
-        let bursts: Vec<&Group> = content.iter().copied().filter(|g| is_burst(g)).collect();
+        let bursts: Vec<&Group> =
+            groups.iter().enumerate().filter(|&(i, g)| g.events > 0 && is_burst(i, g)).map(|(_, g)| g).collect();
         let total_events: usize = content.iter().map(|g| g.events).sum();
         let burst_events: usize = bursts.iter().map(|g| g.events).sum();
         let burst_gaps: Vec<f64> = bursts
@@ -451,6 +472,50 @@ mod tests {
                 .collect(),
         );
         assert!(d.deliveries >= 20, "{}", d.deliveries);
+    }
+
+    /// Regression guard: the release page read a 1,000 events/s lab stream one event at a time and core
+    /// counted 1,298 bursts of about 3 events (every 2 ms delivery), shading the whole timeline as held.
+    #[test]
+    fn a_fast_stream_read_one_event_at_a_time_has_no_bursts() {
+        for (per_event_ms, events) in [(1.0, 3_000), (0.5, 4_000), (0.7, 3_000), (0.9, 2_000)] {
+            let d = stats((0..events).map(|i| (100.0 + per_event_ms * i as f64, content("t"))).collect());
+            assert!(d.deliveries * 3 <= events as usize + 3, "{per_event_ms} ms: {} deliveries", d.deliveries);
+            assert_eq!((d.burst_count, d.burst_event_share), (0, Some(0.0)), "{per_event_ms} ms per event");
+            assert!(d.bursts.is_empty() && d.typical_gap_ms.is_none());
+        }
+    }
+
+    #[test]
+    fn a_held_release_split_into_reads_is_still_one_burst() {
+        // Ten events held 200 ms, then read in three reads over 1.5 ms: a burst, as when they come in one.
+        let four = content("a").repeat(4);
+        let d = stats(vec![
+            (100.0, content("x")),
+            (300.0, four.clone()),
+            (300.7, four),
+            (301.5, content("b") + &content("c")),
+            (500.0, content("y")),
+        ]);
+        assert_eq!((d.burst_count, d.bursts[0].reads, d.bursts[0].events), (1, 3, 10));
+        assert_eq!(d.typical_gap_ms, Some(200.0));
+    }
+
+    #[test]
+    fn a_delivery_spread_over_more_than_half_the_silence_before_it_is_no_burst() {
+        // Three reads of one event over 2 ms after 3.9 ms of silence: paced, not held (3.9 < 2 x 2).
+        // The same three after 4 ms of silence came together.
+        for (silence_ms, bursts) in [(3.9, 0), (4.0, 1)] {
+            let start = 100.0 + silence_ms;
+            let d = stats(vec![
+                (100.0, content("x")),
+                (start, content("a")),
+                (start + 1.0, content("b")),
+                (start + 2.0, content("c")),
+                (start + 300.0, content("y")),
+            ]);
+            assert_eq!(d.burst_count, bursts, "after {silence_ms} ms");
+        }
     }
 
     #[test]

@@ -151,7 +151,7 @@ async fn repeat(page: &Page, url: &str, repeats: usize, label: &str, stream: Dur
                     "events_per_read_p50": measured.events_per_read_p50,
                     "arrival_p50_ms": measured.arrival().map(|p| p.p50), "arrival_p99_ms": measured.arrival().map(|p| p.p99),
                     "arrival_max_ms": measured.arrival().map(|p| p.max),
-                    "bursts": measured.burst_events.len(), "verdict": measured.verdict.as_str(),
+                    "bursts": measured.burst_count, "verdict": measured.verdict.as_str(),
                     // Each burst's size and start, for a stream with few of them (the nginx case).
                     "burst_events": (measured.burst_events.len() <= 20).then_some(&measured.burst_events),
                     "burst_start_ms": (measured.burst_start_ms.len() <= 20)
@@ -238,8 +238,8 @@ fn max(values: &[f64]) -> Option<f64> {
 }
 
 fn print_rates(results: &[(f64, u32, Runs)]) {
-    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | sends merged into the read before (median %) page / worker / peer / curl | verdicts page / worker / peer / curl | browser CPU while it plays, ms per s (median): page / bare loop / idle |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| ms per event (events/s) | TTFT page − peer p50 / max (ms) | page − worker / curl p50 | arrival error p50 / p99 (ms): page | worker | peer | curl | events per read (median) page / worker / peer / curl | reads page / worker / peer / curl (median) | sends merged into the read before (median %) page / worker / peer / curl | bursts (median per run, content in them %) page / worker / peer / curl | verdicts page / worker / peer / curl | browser CPU while it plays, ms per s (median): page / bare loop / idle |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut goals = Goals::default();
     for (ms, tokens, runs) in results {
         let page = runs.of(Who::Page);
@@ -249,13 +249,14 @@ fn print_rates(results: &[(f64, u32, Runs)]) {
         let arrival = |p: &Pooled| format!("{} / {}", f2(p.arrival.map(|a| a.p50)), f2(p.arrival.map(|a| a.p99)));
         let all = |f: &dyn Fn(&Pooled) -> String, sep: &str| pooled.iter().map(f).collect::<Vec<_>>().join(sep);
         println!(
-            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} | {} | {} |",
+            "| {ms} ({:.0}, {tokens} events) | {} / {} | {} / {} | {} | {} | {} | {} | {} | {} | {} |",
             1000.0 / ms,
             f1(median(&vs_peer)), f1(max(&vs_peer)), f1(median(&vs(Who::Worker))), f1(median(&vs(Who::Curl))),
             all(&arrival, " | "),
             all(&|p| n(p.events_per_read_p50), " / "),
             all(&|p| n(p.reads), " / "),
             all(&|p| pct(p.merged_share), " / "),
+            all(&|p| format!("{} ({})", n(p.bursts), pct(p.burst_share)), " / "),
             all(&verdicts, " / "),
             cpu_per_s(runs, 100.0 + ms * f64::from(*tokens)),
         );
@@ -327,7 +328,7 @@ fn print_nginx(runs: &Runs) {
             "| {} | {} | {} | {} | {} | {} |",
             r + 1,
             each(&|m| m.reads.to_string(), " / "),
-            each(&|m| m.burst_events.len().to_string(), " / "),
+            each(&|m| m.burst_count.to_string(), " / "),
             each(&sizes, " | "),
             row[1..].iter().map(|m| same(m)).collect::<Vec<_>>().join(" / "),
             each(&|m| m.verdict.as_str().to_string(), " / "),

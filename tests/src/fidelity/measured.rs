@@ -29,8 +29,13 @@ pub struct Measured {
     /// Arrival error of every stamped content event, in event order, offset removed (empty with fewer
     /// than 2 stamped events).
     pub arrival_errors_ms: Vec<f64>,
-    /// Content events of each burst (a delivery of at least 3), in order.
+    /// Content events of each listed burst (a delivery of at least 3; the report lists the first
+    /// 2,000), in order.
     pub burst_events: Vec<usize>,
+    /// Bursts, every one (listed or not).
+    pub burst_count: usize,
+    /// The share of the content events that came in bursts (0 to 1), `None` without content.
+    pub burst_share: Option<f64>,
     /// When each burst started, ms from the measurer's start.
     pub burst_start_ms: Vec<f64>,
     /// The verdict the page's rules give these reads.
@@ -75,6 +80,8 @@ impl Measured {
             events_per_read_p50: report.delivery.content_events_per_read_p50,
             arrival_errors_ms: hold_times_ms(&analysis),
             burst_events: report.delivery.bursts.iter().map(|b| b.events).collect(),
+            burst_count: report.delivery.burst_count,
+            burst_share: report.delivery.burst_event_share,
             burst_start_ms: report.delivery.bursts.iter().map(|b| b.start_ms).collect(),
             verdict: report.verdict,
             sent_apart,
@@ -134,6 +141,10 @@ pub struct Pooled {
     pub reads: Option<f64>,
     /// Median over the runs of [`Measured::merged_share`].
     pub merged_share: Option<f64>,
+    /// Median over the runs of their bursts.
+    pub bursts: Option<f64>,
+    /// Median over the runs of [`Measured::burst_share`].
+    pub burst_share: Option<f64>,
     /// Each verdict with how many runs had it, in first-seen order.
     pub verdicts: Vec<(Verdict, usize)>,
 }
@@ -145,6 +156,8 @@ impl Pooled {
         let per_read: Vec<f64> = runs.iter().filter_map(|m| m.events_per_read_p50).collect();
         let reads: Vec<f64> = runs.iter().map(|m| m.reads as f64).collect();
         let merged: Vec<f64> = runs.iter().filter_map(|m| m.merged_share()).collect();
+        let bursts: Vec<f64> = runs.iter().map(|m| m.burst_count as f64).collect();
+        let burst_shares: Vec<f64> = runs.iter().filter_map(|m| m.burst_share).collect();
         let mut verdicts: Vec<(Verdict, usize)> = Vec::new();
         for m in runs {
             match verdicts.iter_mut().find(|(v, _)| *v == m.verdict) {
@@ -157,6 +170,8 @@ impl Pooled {
             events_per_read_p50: median(&per_read),
             reads: median(&reads),
             merged_share: median(&merged),
+            bursts: median(&bursts),
+            burst_share: median(&burst_shares),
             verdicts,
         }
     }
