@@ -6,6 +6,8 @@
 //!
 //! Needs a built page (`trunk build --release`), chromium, chromium-driver and nginx.
 
+use std::time::Duration;
+
 use streamscope_e2e::{with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
 use streamscope_lab::scenarios::schedule::deadlines_ms;
 
@@ -141,6 +143,17 @@ async fn lab_made_faults_direct_are_named() {
             .between("ttft_ms", 490.0, 500.0 + 150.0)
             .between("events_per_read_max", 10.0, 60.0)
             .between("reads", 2.0, 8.0);
+        // The timeline shades the holds and marks the releases (they come with the report).
+        let mut held = 0;
+        for _ in 0..20 {
+            held = page.testid_count("timeline-held").await;
+            if held > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let marks = page.testid_attr("timeline-bursts", "d").await.unwrap_or_default();
+        check.that(held >= 1 && marks.matches('M').count() >= 2, || format!("{held} held spans, release marks {marks:?}"));
         outcomes.add(check);
 
         let report = run(&page, &url(&format!("{REFERENCE}&cache=hit"))).await;

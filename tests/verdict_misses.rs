@@ -77,7 +77,15 @@ async fn a_relay_flushing_every_250ms_is_buffered_and_its_look_alikes_stream() {
         let report = run(&page, &lab("tokens=120&tokens_per_event=4&cadence_ms=80&first_ms=300&stamp=0")).await;
         outcomes.add(healthy("4 tokens per event every 80 ms", &report, 30));
         let report = run(&page, &lab("tokens=60&batch=3&cadence_ms=20&first_ms=300&stamp=0")).await;
-        outcomes.add(healthy("engine writing 3 events at once every 60 ms", &report, 60));
+        let mut check = healthy("engine writing 3 events at once every 60 ms", &report, 60);
+        // Every delivery is a burst, and none is drawn as held: the verdict says the content streamed.
+        check.that(report["delivery"]["burst_count"].as_u64().is_some_and(|n| n >= 15), || {
+            format!("{} bursts", report["delivery"]["burst_count"])
+        });
+        let held = page.testid_count("timeline-held").await;
+        let marks = page.testid_attr("timeline-bursts", "d").await.unwrap_or_default();
+        check.that(held == 0 && marks.is_empty(), || format!("{held} held spans drawn, release marks {marks:?}"));
+        outcomes.add(check);
         let report = run(&page, &lab("tokens=36&batch=3&cadence_ms=60&first_ms=300")).await;
         outcomes.add(healthy("engine writing 3 events at once every 180 ms, stamped", &report, 36));
         let transparent = relay(RelayPolicy::default());

@@ -204,9 +204,10 @@ pub fn Timeline(session: Session) -> impl IntoView {
     }
 }
 
-/// Held spans of a report: the gap before each burst.
+/// Held spans of a report: the gap before each burst, when core's rules say content was held
+/// ([`streamscope_core::report::Report::held_spans_ms`]).
 pub fn held_spans(report: &streamscope_core::report::Report) -> HeldSpans {
-    report.delivery.bursts.iter().map(|b| (b.start_ms - b.gap_before_ms, b.start_ms)).collect()
+    report.held_spans_ms()
 }
 
 /// One SVG timeline; `span_ms` fixes the time axis (to draw several runs on one axis).

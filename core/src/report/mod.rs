@@ -21,6 +21,7 @@ pub mod import_check;
 mod localize;
 pub mod markdown;
 pub mod hops;
+mod held;
 mod read;
 pub mod runs;
 pub mod sweep;
