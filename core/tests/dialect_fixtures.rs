@@ -133,9 +133,10 @@ fn anthropic_fixture() {
     let r = Report::from_trace(&t);
     assert_eq!(r.verdict, Verdict::Streaming);
     assert_eq!(r.content_events, 17);
+    // `output_tokens` holds the thinking tokens: TPOT runs from the first thinking token to the last token.
     assert_eq!(
         (r.tpot_n, r.tpot_n_source),
-        (Some(58), Some(TokenCountSource::Usage))
+        (Some(58), Some(TokenCountSource::UsageWithReasoning))
     );
     let usage = r.usage.clone().unwrap();
     assert_eq!(
@@ -241,9 +242,11 @@ fn ollama_generate_fixture() {
     assert_eq!(a.reasoning_text, "Okay, the user wants a haiku.");
     let r = Report::from_trace(&t);
     assert_eq!(r.content_events, 7);
+    // `eval_count` holds the 3 thinking tokens: 10 tokens, one per message, 20 ms apart (6 answer
+    // messages apart over 9 gave 16.7 ms before).
     assert_eq!(
-        (r.tpot_n, r.tpot_n_source),
-        (Some(10), Some(TokenCountSource::Usage))
+        (r.tpot_n, r.tpot_n_source, r.tpot_ms),
+        (Some(10), Some(TokenCountSource::UsageWithReasoning), Some(20.0))
     );
     assert_eq!(r.usage.as_ref().unwrap().prompt_tokens, Some(18));
     assert_eq!(r.cache, None, "Ollama reports no cache figures");

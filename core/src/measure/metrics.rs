@@ -4,8 +4,12 @@
 //! TTFT is the first non-empty content event; TPOT = (t_last_content - t_first_content) / (N - 1) with
 //! N = `usage.completion_tokens` less `reasoning_tokens` (when the server reports them: the content span
 //! holds no reasoning) when the server sent it (and it is above zero), else the number of
-//! content events (vLLM/AIPerf convention, first token excluded); ITL is every gap between consecutive
-//! content events; total is the last byte (the last read).
+//! content events (vLLM/AIPerf convention, first token excluded). When the stream carried reasoning and
+//! the server's count holds it without saying how much (Anthropic's `output_tokens`, Ollama's
+//! `eval_count`), N is every output token, so the span runs from the first output token of either kind to
+//! the last: dividing the answer's span by a count that includes the reasoning made TPOT a third too
+//! short for 50 reasoning and 100 answer tokens. ITL is every gap between consecutive content events;
+//! total is the last byte (the last read).
 
 use serde::{Deserialize, Serialize};
 
@@ -17,10 +21,13 @@ use crate::trace::Trace;
 
 /// Where the token count N used for TPOT came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum TokenCountSource {
     /// `usage.completion_tokens` (less `reasoning_tokens` when reported) as sent by the server.
     Usage,
+    /// `usage.completion_tokens` holding the reasoning tokens of a stream that carried reasoning (the
+    /// server did not say how many): TPOT's span runs from the first reasoning or answer token to the last.
+    UsageWithReasoning,
     /// The number of content events (each counted as one token).
     Events,
 }
@@ -38,7 +45,8 @@ pub struct Metrics {
     pub reasoning_ttft_ms: Option<f64>,
     /// Time of the last content event.
     pub last_content_ms: Option<f64>,
-    /// Time per output token after the first: (t_last_content - t_first_content) / (N - 1); `None` when N < 2.
+    /// Time per output token after the first: (t_last_content - t_first_content) / (N - 1), over every
+    /// output token when N holds the reasoning ([`TokenCountSource::UsageWithReasoning`]); `None` when N < 2.
     pub tpot_ms: Option<f64>,
     /// The token count N used for TPOT and token rates (`None` when zero).
     pub tpot_n: Option<u64>,
@@ -87,23 +95,25 @@ impl Metrics {
         let content: Vec<f64> = analysis.content_events().map(|e| e.at_ms).collect();
         let t_first = content.first().copied();
         let t_last = content.last().copied();
-        let reasoning_ttft_ms = analysis
-            .events
-            .iter()
-            .find(|e| matches!(e.kind, EventKind::Reasoning(_)))
-            .map(|e| e.at_ms);
+        let mut reasoning = analysis.events.iter().filter(|e| matches!(e.kind, EventKind::Reasoning(_)));
+        let reasoning_ttft_ms = reasoning.next().map(|e| e.at_ms);
+        let reasoning_last_ms = reasoning.last().map(|e| e.at_ms).or(reasoning_ttft_ms);
 
-        let usage_n = analysis
-            .usage
-            .as_ref()
-            .and_then(Usage::answer_tokens)
-            .filter(|&n| n > 0);
+        let usage = analysis.usage.as_ref();
+        let usage_n = usage.and_then(Usage::answer_tokens).filter(|&n| n > 0);
+        let reasoning_counted_in = reasoning_ttft_ms.is_some() && usage.is_some_and(|u| u.reasoning_tokens.is_none());
         let (n, source) = match usage_n {
+            Some(n) if reasoning_counted_in => (n, Some(TokenCountSource::UsageWithReasoning)),
             Some(n) => (n, Some(TokenCountSource::Usage)),
             None if !content.is_empty() => (content.len() as u64, Some(TokenCountSource::Events)),
             None => (0, None),
         };
-        let span_ms = t_first.zip(t_last).map(|(a, b)| b - a);
+        let span_ms = match (t_first.zip(t_last), reasoning_ttft_ms.zip(reasoning_last_ms)) {
+            (Some((a, b)), Some((ra, rb))) if source == Some(TokenCountSource::UsageWithReasoning) => {
+                Some(b.max(rb) - a.min(ra))
+            }
+            (content_span, _) => content_span.map(|(a, b)| b - a),
+        };
         let tpot_ms = span_ms.filter(|_| n >= 2).map(|s| s / (n - 1) as f64);
         let output_tokens_per_s = span_ms
             .filter(|&s| n >= 2 && s > 0.0)
@@ -382,6 +392,30 @@ mod tests {
             (m.tpot_n, m.tpot_n_source, m.tpot_ms),
             (Some(50), Some(TokenCountSource::Usage), Some(20.0))
         );
+    }
+
+    /// Regression guard: Anthropic's `output_tokens` and Ollama's `eval_count` hold the thinking tokens;
+    /// 50 reasoning and 100 answer tokens 10 ms apart gave a TPOT of 6.65 ms (the answer's 990 ms over 149).
+    #[test]
+    fn usage_holding_the_reasoning_spans_every_output_token() {
+        let reasoning = |t: &str| format!("data: {{\"choices\":[{{\"delta\":{{\"reasoning_content\":\"{t}\"}}}}]}}\n\n");
+        let mut reads: Vec<(f64, String)> = (0..50).map(|i| (100.0 + 10.0 * i as f64, reasoning("r"))).collect();
+        reads.extend((0..100).map(|i| (600.0 + 10.0 * i as f64, content("a"))));
+        let usage = |details: &str| {
+            format!("data: {{\"choices\":[],\"usage\":{{\"completion_tokens\":150{details}}}}}\n\n")
+        };
+        let mut folded = reads.clone();
+        folded.push((1600.0, usage("")));
+        let m = metrics(&sse_trace(folded));
+        assert_eq!((m.tpot_n, m.tpot_n_source), (Some(150), Some(TokenCountSource::UsageWithReasoning)));
+        assert!((m.tpot_ms.unwrap() - 10.0).abs() < 1e-9, "{:?}", m.tpot_ms);
+        assert!((m.output_tokens_per_s.unwrap() - 100.0).abs() < 1e-6, "{:?}", m.output_tokens_per_s);
+        assert_eq!(m.ttft_ms, Some(600.0), "TTFT is still the first answer token");
+        // Told how many were reasoning, N is the answer's and the span the answer's.
+        reads.push((1600.0, usage(",\"completion_tokens_details\":{\"reasoning_tokens\":50}")));
+        let m = metrics(&sse_trace(reads));
+        assert_eq!((m.tpot_n, m.tpot_n_source, m.tpot_ms), (Some(100), Some(TokenCountSource::Usage), Some(10.0)));
+        assert_eq!(serde_json::to_value(TokenCountSource::UsageWithReasoning).unwrap(), "usage_with_reasoning");
     }
 
     #[test]
