@@ -13,12 +13,13 @@
 //!   in it (the finish, usage and `[DONE]` chunks that often share the last read), divided by the mean
 //!   wire-message size. For raw text (no message boundaries) the byte rule also needs at least
 //!   [`COMMON_SIZE_MIN_BYTES`] bytes, so a long word is not a burst. Either way its reads must have come
-//!   together: the silence before it at least [`BURST_GAP_SPAN_RATIO`] (2) times as long as its reads took
-//!   (`end_ms − start_ms`); for the first content delivery, whose silence before is the wait for the
-//!   first token, the silence after it (none after it counts as long enough). Held content comes out at once after a silence; a fast model's reads, one
-//!   event each every 0.5-1 ms, fill a 2 ms delivery with 3-5 events spaced as evenly as the silence
-//!   before it, and are no burst (regression: a 1,000 events/s stream read one event at a time was
-//!   counted as 1,298 bursts of 3 and its whole timeline shaded as held).
+//!   together: the silence before it at least [`BURST_GAP_SPAN_RATIO`] (2) times as long as its reads
+//!   took (`end_ms − start_ms`); for the first content delivery, whose silence before is the wait for
+//!   the first token, the silence after it (none after it counts as long enough). Held content comes out
+//!   at once after a silence; a fast model's reads, one event each every 0.5-1 ms, fill a 2 ms delivery
+//!   with 3-5 events spaced as evenly as the silence before it, and are no burst (regression: a 1,000
+//!   events/s stream read one event at a time was counted as 1,298 bursts of 3 and its whole timeline
+//!   shaded as held).
 //! - The **typical gap** is the median `gap_before_ms` of the bursts, leaving out a burst that is the first
 //!   content delivery (its gap includes the wait for the first token).
 //! - **Read sizes**: a read within [`SIZE_TOLERANCE`] (1/64, so ±64 bytes at 4 KiB) of a standard buffer
@@ -49,7 +50,8 @@ pub const JOIN_MS: f64 = 2.0;
 /// Content events (or messages' worth of bytes) that make a delivery a burst.
 pub const BURST_MIN_EVENTS: usize = 3;
 
-/// How many times as long as a delivery's reads took the silence before it must be for a burst.
+/// How many times as long as a delivery's reads took the silence before it (after it, for the first
+/// content delivery) must be for a burst.
 pub const BURST_GAP_SPAN_RATIO: f64 = 2.0;
 
 /// Standard buffer sizes a proxy or a compression layer flushes at.
