@@ -59,6 +59,12 @@ async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
         assert!(f(&report, &["b", "ttft_ms"]) > f(&report, &["a", "ttft_ms"]));
         let summary = report["summary"].as_str().unwrap_or_default();
         assert!(summary.contains("later") && summary.contains("bursts"), "{summary}");
+        // The sides are named by their URLs, in the summary and the table's head: long ones wrap, the page
+        // never scrolls sideways (it did, hiding the B − A column off the right edge).
+        let widths = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];";
+        let widths = page.client().execute(widths, vec![]).await.expect("the page's widths");
+        let (scroll, client) = (widths[0].as_f64().unwrap_or(f64::NAN), widths[1].as_f64().unwrap_or(0.0));
+        assert!(scroll <= client, "the page is {scroll} px wide in a {client} px window");
     })
     .await;
 }
