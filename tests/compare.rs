@@ -61,10 +61,17 @@ async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
         assert!(summary.contains("later") && summary.contains("bursts"), "{summary}");
         // The sides are named by their URLs, in the summary and the table's head: long ones wrap, the page
         // never scrolls sideways (it did, hiding the B − A column off the right edge).
-        let widths = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];";
-        let widths = page.client().execute(widths, vec![]).await.expect("the page's widths");
-        let (scroll, client) = (widths[0].as_f64().unwrap_or(f64::NAN), widths[1].as_f64().unwrap_or(0.0));
-        assert!(scroll <= client, "the page is {scroll} px wide in a {client} px window");
+        // Nor on a phone: wide tables and the timelines scroll inside their cards.
+        for phone in [false, true] {
+            if phone {
+                page.client().set_window_size(400, 900).await.expect("a phone-sized window");
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            }
+            let widths = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];";
+            let widths = page.client().execute(widths, vec![]).await.expect("the page's widths");
+            let (scroll, client) = (widths[0].as_f64().unwrap_or(f64::NAN), widths[1].as_f64().unwrap_or(0.0));
+            assert!(scroll <= client, "the page is {scroll} px wide in a {client} px window");
+        }
     })
     .await;
 }

@@ -4,7 +4,7 @@
 //! `cargo run -p streamscope-e2e --example screenshot -- <out.png> [lab stream params] [page params]`
 //! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`. In the page params, `{lab}` stands for
 //! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`. `SHOT_HEIGHT`
-//! sets the window height; `SHOT_JS` is a script run before the picture (fill a panel, click a button).
+//! and `SHOT_WIDTH` set the window's size (default 1280 × 2000); `SHOT_JS` is a script run before the picture (fill a panel, click a button).
 
 use streamscope_e2e::{with_page, Page};
 
@@ -29,7 +29,8 @@ async fn main() {
             tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         }
         let height: u32 = std::env::var("SHOT_HEIGHT").ok().and_then(|h| h.parse().ok()).unwrap_or(2000);
-        let _ = page.client().set_window_size(1280, height).await;
+        let width: u32 = std::env::var("SHOT_WIDTH").ok().and_then(|w| w.parse().ok()).unwrap_or(1280);
+        let _ = page.client().set_window_size(width, height).await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let png = page.client().screenshot().await.expect("screenshot");
         std::fs::write(&out, png).expect("write the PNG");
