@@ -38,12 +38,15 @@ fn figure(value: f64, unit: Unit) -> String {
     }
 }
 
-/// A signed B − A as core computed it, in the row's unit.
+/// A signed B − A as core computed it, in the row's unit; one that reads as zero has no sign (it read
+/// "−0.0 tok/s" for a decode rate 0.01 tok/s lower).
 fn delta_cell(delta: Option<f64>, unit: Unit) -> String {
     match delta {
         Some(d) => {
-            let sign = if d >= 0.0 { "+" } else { "−" };
-            format!("{sign}{}", figure(d.abs(), unit))
+            let shown = figure(d.abs(), unit);
+            let zero = shown.chars().filter(char::is_ascii_digit).all(|c| c == '0');
+            let sign = if zero { "" } else if d > 0.0 { "+" } else { "−" };
+            format!("{sign}{shown}")
         }
         None => "–".into(),
     }
@@ -184,5 +187,20 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                 </div>
             </section>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{delta_cell, Unit};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn a_difference_that_reads_as_zero_has_no_sign() {
+        assert_eq!(delta_cell(Some(-0.01), Unit::TokensPerS), "0.0 tok/s");
+        assert_eq!(delta_cell(Some(-2.5), Unit::TokensPerS), "−2.5 tok/s");
+        assert_eq!(delta_cell(Some(0.0), Unit::TokensPerS), "0.0 tok/s");
+        assert!(delta_cell(Some(300.0), Unit::Ms).starts_with("+3"), "{}", delta_cell(Some(300.0), Unit::Ms));
+        assert_eq!(delta_cell(None, Unit::Ms), "–");
     }
 }
