@@ -47,8 +47,8 @@ fn HopsCard(ladder: HopLadder, lang: Lang) -> impl IntoView {
                     <td data-testid=format!("hop-label-{i}")>{h.label.clone()}</td>
                     <td class="hop-url" data-testid=format!("hop-url-{i}")>{h.url.clone()}</td>
                     <td data-testid=format!("hop-verdict-{i}")>{verdict_word(h.verdict).render(lang)}</td>
-                    <td data-testid=format!("hop-ttft-{i}")>{format::ms(h.ttft_ms)}</td>
-                    <td data-testid=format!("hop-tpot-{i}")>{format::ms(h.tpot_ms)}</td>
+                    <td class="figure" data-testid=format!("hop-ttft-{i}")>{format::ms(h.ttft_ms)}</td>
+                    <td class="figure" data-testid=format!("hop-tpot-{i}")>{format::ms(h.tpot_ms)}</td>
                     <td data-testid=format!("hop-per-read-{i}")>{format::number(h.events_per_read_mean)}</td>
                     <td data-testid=format!("hop-findings-{i}")>{codes}</td>
                 </tr>
