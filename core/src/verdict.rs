@@ -603,6 +603,30 @@ mod tests {
     }
 
     #[test]
+    fn a_proxys_flushes_read_in_pieces_over_a_slow_link_are_buffered() {
+        // 200 events of ~200 bytes made every 20 ms; a proxy flushes every 8 KiB; each flush reaches the
+        // browser in 1,460-byte reads 1 ms apart (5 ms a flush). Its second 2 ms delivery follows the first
+        // after 1 ms: it counts as a burst by its reads of ~7 events each, not by a silence before it.
+        let pad = "x".repeat(150);
+        let made: Vec<(f64, String)> = (0..200).map(|i| (320.0 + 20.0 * i as f64, content(&pad))).collect();
+        let stream: String = made.iter().map(|(_, e)| e.as_str()).collect();
+        let (mut reads, mut sent) = (Vec::new(), 0);
+        while sent < stream.len() {
+            let flush_to = (sent + 8192).min(stream.len());
+            let made_by = made[flush_to.div_ceil(made[0].1.len()) - 1].0;
+            for (k, piece) in stream[sent..flush_to].as_bytes().chunks(1460).enumerate() {
+                reads.push((made_by + k as f64, String::from_utf8(piece.to_vec()).unwrap()));
+            }
+            sent = flush_to;
+        }
+        let t = ended(reads);
+        let d = DeliveryStats::derive(&t, &analyze(&t));
+        assert!(d.burst_event_share.unwrap() > 0.9, "{d:?}");
+        assert_eq!(signals(&t), vec![BufferedSignal::BufferSizedReads]);
+        assert_eq!(verdict(&t), Verdict::Buffered);
+    }
+
+    #[test]
     fn bursts_of_three_after_frame_length_gaps_are_a_busy_page_not_a_buffer() {
         // A token every 8 ms, read by a page that comes back every 16-50 ms: 2-6 events per read.
         let made: Vec<f64> = (0..120).map(|i| 300.0 + 8.0 * i as f64).collect();

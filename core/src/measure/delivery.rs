@@ -15,11 +15,14 @@
 //!   [`COMMON_SIZE_MIN_BYTES`] bytes, so a long word is not a burst. Either way its reads must have come
 //!   together: the silence before it at least [`BURST_GAP_SPAN_RATIO`] (2) times as long as its reads
 //!   took (`end_ms − start_ms`); for the first content delivery, whose silence before is the wait for
-//!   the first token, the silence after it (none after it counts as long enough). Held content comes out
-//!   at once after a silence; a fast model's reads, one event each every 0.5-1 ms, fill a 2 ms delivery
-//!   with 3-5 events spaced as evenly as the silence before it, and are no burst (regression: a 1,000
-//!   events/s stream read one event at a time was counted as 1,298 bursts of 3 and its whole timeline
-//!   shaded as held).
+//!   the first token, the silence after it (none after it counts as long enough); or its reads must
+//!   carry at least [`TOGETHER_EVENTS_PER_READ`] (2) content events each on average. Held content comes
+//!   out at once after a silence, or, released over a slow link, in reads of many events each, 1 ms
+//!   apart (regression: a proxy's 8 KiB flushes read in 1,460-byte pieces over 5 ms were called
+//!   `streaming` once only the first 2 ms of each counted); a fast model's reads, one event each every
+//!   0.5-1 ms, fill a 2 ms delivery with 3-5 events spaced as evenly as the silence before it, and are no
+//!   burst (regression: a 1,000 events/s stream read one event at a time was counted as 1,298 bursts of
+//!   3 and its whole timeline shaded as held).
 //! - The **typical gap** is the median `gap_before_ms` of the bursts, leaving out a burst that is the first
 //!   content delivery (its gap includes the wait for the first token).
 //! - **Read sizes**: a read within [`SIZE_TOLERANCE`] (1/64, so ±64 bytes at 4 KiB) of a standard buffer
@@ -53,6 +56,10 @@ pub const BURST_MIN_EVENTS: usize = 3;
 /// How many times as long as a delivery's reads took the silence before it (after it, for the first
 /// content delivery) must be for a burst.
 pub const BURST_GAP_SPAN_RATIO: f64 = 2.0;
+
+/// Content events per read, on average over a delivery, that show its events came together whatever the
+/// silence before it: they were merged before they were read.
+pub const TOGETHER_EVENTS_PER_READ: usize = 2;
 
 /// Standard buffer sizes a proxy or a compression layer flushes at.
 pub const BUFFER_SIZES_BYTES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
@@ -300,7 +307,8 @@ impl DeliveryStats {
             (false, _) => groups[i].gap_before_ms,
         };
         let is_burst = |i: usize, g: &Group| {
-            if silence_ms(i) < BURST_GAP_SPAN_RATIO * (g.end_ms - g.start_ms) {
+            let merged = g.events >= TOGETHER_EVENTS_PER_READ * g.reads;
+            if !merged && silence_ms(i) < BURST_GAP_SPAN_RATIO * (g.end_ms - g.start_ms) {
                 return false;
             }
             if g.events >= BURST_MIN_EVENTS {
