@@ -323,16 +323,11 @@ impl DeliveryStats {
         };
 
         let content: Vec<&Group> = groups.iter().filter(|g| g.events > 0).collect();
-        let first_content_start = content.first().map(|g| g.start_ms);
-        let bursts: Vec<&Group> =
-            groups.iter().enumerate().filter(|&(i, g)| g.events > 0 && is_burst(i, g)).map(|(_, g)| g).collect();
+        let bursts: Vec<(usize, &Group)> = groups.iter().enumerate().filter(|&(i, g)| g.events > 0 && is_burst(i, g)).collect();
         let total_events: usize = content.iter().map(|g| g.events).sum();
-        let burst_events: usize = bursts.iter().map(|g| g.events).sum();
-        let burst_gaps: Vec<f64> = bursts
-            .iter()
-            .filter(|g| Some(g.start_ms) != first_content_start)
-            .map(|g| g.gap_before_ms)
-            .collect();
+        let burst_events: usize = bursts.iter().map(|(_, g)| g.events).sum();
+        let burst_gaps: Vec<f64> =
+            bursts.iter().filter(|&&(i, _)| Some(i) != first_content).map(|(_, g)| g.gap_before_ms).collect();
         let delivery_gaps: Vec<f64> = content.iter().skip(1).map(|g| g.gap_before_ms).collect();
         let content_reads = content_per_read.iter().filter(|&&n| n > 0).count();
         let (content_events_per_read_p50, content_events_per_read_p99) = per_read_p50_p99(&content_per_read);
@@ -342,7 +337,7 @@ impl DeliveryStats {
         DeliveryStats {
             deliveries: content.len(),
             delivery_gap_p50_ms: median(&delivery_gaps),
-            bursts: bursts.iter().take(MAX_BURSTS_LISTED).map(|g| g.delivery()).collect(),
+            bursts: bursts.iter().take(MAX_BURSTS_LISTED).map(|(_, g)| g.delivery()).collect(),
             burst_count: bursts.len(),
             events_per_burst_mean: (!bursts.is_empty())
                 .then(|| burst_events as f64 / bursts.len() as f64),
