@@ -44,9 +44,9 @@ pub fn App() -> impl IntoView {
             // The verdict in plain words first: a support link (`run=1`) opens on the answer.
             {verdict_card(session)}
             <RequestForm form=form session=session />
-            {campaign_panels(session, form)}
+            {campaign_panels(session)}
             {result_cards(session)}
-            {after_text_panels(session)}
+            {after_text_panels(session, form)}
             <ReportJson session=session />
         </main>
     }

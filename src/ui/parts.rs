@@ -214,9 +214,9 @@ fn shows_a_campaign(session: Session) -> bool {
 }
 
 /// The panels of the compare, sweep and hop-ladder campaigns (only once there is such a campaign: their
-/// code is the `campaign` chunk's) and the cache and connection card, in the page's order (between the
-/// form and the metrics).
-pub fn campaign_panels(session: Session, form: FormState) -> impl IntoView {
+/// code is the `campaign` chunk's), in the page's order (between the form and the metrics: a campaign's
+/// table is its headline).
+pub fn campaign_panels(session: Session) -> impl IntoView {
     use super::split::lazy_panel;
     view! {
         <Show when=move || shows_a_campaign(session)>
@@ -224,16 +224,18 @@ pub fn campaign_panels(session: Session, form: FormState) -> impl IntoView {
             {lazy_panel("sweep", sweep_panel(session))}
             {lazy_panel("hops", hops_panel(session))}
         </Show>
-        {lazy_panel("cache", cache_panel(session))}
-        {lazy_panel("prefix", prefix_panel(form))}
     }
 }
 
-/// The raw reads and the share and import card, in the page's order (after the text).
-pub fn after_text_panels(session: Session) -> impl IntoView {
+/// What follows the answer's text, in the page's order: the raw reads, the cache and connection card,
+/// the prefix check (a tool of its own, folded) and the share and import card. The run's own figures
+/// come first so that they sit right under the form.
+pub fn after_text_panels(session: Session, form: FormState) -> impl IntoView {
     use super::split::lazy_panel;
     view! {
         {lazy_panel("raw", raw_panel(session))}
+        {lazy_panel("cache", cache_panel(session))}
+        {lazy_panel("prefix", prefix_panel(form))}
         {lazy_panel("share", share_panel(session))}
     }
 }

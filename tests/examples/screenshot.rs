@@ -4,7 +4,8 @@
 //! `cargo run -p streamscope-e2e --example screenshot -- <out.png> [lab stream params] [page params]`
 //! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`. In the page params, `{lab}` stands for
 //! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`. `SHOT_HEIGHT`
-//! and `SHOT_WIDTH` set the window's size (default 1280 × 2000); `SHOT_JS` is a script run before the picture (fill a panel, click a button).
+//! and `SHOT_WIDTH` set the window's size (default 1280 × 2000); `SHOT_JS` is a script run before the picture (fill a panel, click a button);
+//! `SHOT_AS_IS=1` leaves folded panels folded.
 
 use streamscope_e2e::{with_page, Page};
 
@@ -18,11 +19,13 @@ async fn main() {
         let lab = streamscope_e2e::encode_component(&page.lab_url(""));
         let extra = extra.replace("{lab}", &lab);
         let report = page.run_report(&page.stream_query(&params, &extra)).await;
-        // Open the raw view so the picture shows it too, and give the page a frame to draw.
-        let _ = page
-            .client()
-            .execute("document.querySelectorAll('details').forEach(d => d.open = true);", vec![])
-            .await;
+        // Open every folded panel so the picture shows it too (`SHOT_AS_IS=1`: as a visitor sees it).
+        if std::env::var_os("SHOT_AS_IS").is_none() {
+            let _ = page
+                .client()
+                .execute("document.querySelectorAll('details').forEach(d => d.open = true);", vec![])
+                .await;
+        }
         // `SHOT_JS`: a script to run before the picture (fill a panel, click a button).
         if let Ok(script) = std::env::var("SHOT_JS") {
             page.client().execute(&script, vec![]).await.expect("SHOT_JS");
