@@ -36,6 +36,10 @@ async fn two_lab_models_report_their_tpot_difference() {
         let summary = page.testid_text("compare-summary").await.unwrap_or_default();
         assert!(summary.contains("lab-40ms") && summary.contains("longer"), "{summary}");
         assert_eq!(page.testid_text("compare-verdicts-b").await.as_deref(), Some("streaming ×2"));
+        // The verdict and the metrics under the table are the last run's, and both say so.
+        let which = page.testid_text("which-run").await;
+        assert_eq!(which.as_deref(), Some("Run 4 of 4 (side B)"));
+        assert_eq!(page.testid_text("metrics-which-run").await, which);
         let shown = page.testid_text("compare-tpot-delta").await.unwrap_or_default();
         assert!(shown.starts_with('+'), "B − A TPOT cell: {shown}");
     })

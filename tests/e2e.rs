@@ -65,6 +65,8 @@ async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
         assert!((50..=reads).contains(&strokes), "{strokes} strokes for {reads} reads");
         assert_eq!(page.testid_count("timeline-mark-ttft").await, 1);
         assert_eq!(page.testid_text("raw-count").await, Some(reads.to_string()));
+        // One run: nothing to say about which run the cards show.
+        assert_eq!(page.testid_count("which-run").await + page.testid_count("metrics-which-run").await, 0);
     })
     .await;
 }

@@ -57,7 +57,7 @@ async fn short_run_at(page: &Page, lab: std::net::SocketAddr) -> streamscope_e2e
 
 /// Every part that comes after the page and a single run shows, as `data-part` names it, in the page's
 /// order (a campaign of more than one run adds `compare`, `sweep` and `hops`).
-const PARTS: &str = "findings form-advice cache prefix metrics timeline text raw share";
+const PARTS: &str = "findings form-advice metrics timeline text raw cache prefix share";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_part_that_comes_after_the_page_arrives() {

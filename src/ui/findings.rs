@@ -20,6 +20,20 @@ fn verdict_sentence(verdict: &Verdict) -> String {
     })
 }
 
+/// In a campaign of several runs, which run the verdict, metrics and timeline cards show (the last one
+/// that ended), in the page's language: "Run 4 of 4 (side B)". None for a single run or before a report.
+pub fn which_run(session: Session) -> Option<String> {
+    let (done, planned) = session.progress.get();
+    (planned > 1 && session.report.with(|r| r.is_some())).then(|| {
+        let text = if session.compare_setup().is_some() {
+            Text::msg(UiKey::RunOfSide).with("side", format!("{:?}", session.current_side.get()))
+        } else {
+            Text::msg(UiKey::RunOf)
+        };
+        text.count("done", done).count("planned", planned).render(use_lang())
+    })
+}
+
 /// Verdict banner and findings list.
 #[component]
 pub fn Findings(session: Session) -> impl IntoView {
@@ -39,17 +53,7 @@ pub fn Findings(session: Session) -> impl IntoView {
             .enumerate()
     };
     // In a campaign of several runs, this card shows the last one: say which.
-    let which_run = move || {
-        let (done, planned) = session.progress.get();
-        (planned > 1 && session.report.with(|r| r.is_some())).then(|| {
-            let text = if session.compare_setup().is_some() {
-                Text::msg(UiKey::RunOfSide).with("side", format!("{:?}", session.current_side.get()))
-            } else {
-                Text::msg(UiKey::RunOf)
-            };
-            text.count("done", done).count("planned", planned).render(use_lang())
-        })
-    };
+    let which_run = move || which_run(session);
     view! {
         <section class="card verdict" aria-live="polite">
             <div class=move || format!("verdict-banner v-{}", banner().0)>

@@ -85,6 +85,8 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
     });
     view! {
         <section class="card metrics" aria-label=word(K::MetricsSection)>
+            // In a campaign the figures are the last run's, as the verdict's are: say which here too.
+            {move || super::findings::which_run(session).map(|w| view! { <p class="metrics-which-run" data-testid="metrics-which-run">{w}</p> })}
             <Metric label=K::HttpStatusLabel testid="metric-status" value=status />
             <Metric label=K::HeadersLabel testid="metric-headers" value=headers hint=K::HeadersHint />
             <Metric label=K::TtfbLabel testid="metric-ttfb" value=ttfb hint=K::TtfbHint />
