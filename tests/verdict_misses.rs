@@ -78,6 +78,7 @@ async fn a_relay_flushing_every_250ms_is_buffered_and_its_look_alikes_stream() {
         outcomes.add(healthy("4 tokens per event every 80 ms", &report, 30));
         let report = run(&page, &lab("tokens=60&batch=3&cadence_ms=20&first_ms=300&stamp=0")).await;
         let mut check = healthy("engine writing 3 events at once every 60 ms", &report, 60);
+        check.no_finding("text_in_steps");
         // Every delivery is a burst, and none is drawn as held: the verdict says the content streamed.
         check.that(report["delivery"]["burst_count"].as_u64().is_some_and(|n| n >= 15), || {
             format!("{} bursts", report["delivery"]["burst_count"])
@@ -87,7 +88,21 @@ async fn a_relay_flushing_every_250ms_is_buffered_and_its_look_alikes_stream() {
         check.that(held == 0 && marks.is_empty(), || format!("{held} held spans drawn, release marks {marks:?}"));
         outcomes.add(check);
         let report = run(&page, &lab("tokens=36&batch=3&cadence_ms=60&first_ms=300")).await;
-        outcomes.add(healthy("engine writing 3 events at once every 180 ms, stamped", &report, 36));
+        let mut check = healthy("engine writing 3 events at once every 180 ms, stamped", &report, 36);
+        // The reader sees the steps, and the stamps say the engine made them.
+        check.finding("text_in_steps");
+        let steps = finding(&report, "text_in_steps");
+        let detail = steps["detail"].as_str().unwrap_or_default().to_owned();
+        check.that(detail.contains("wrote each step's events together"), || detail.clone());
+        outcomes.add(check);
+        // A relay flushing every 100 ms: too quick a clock for `buffered`, slow enough to see.
+        let quick = relay(RelayPolicy { flush_every_ms: Some(100), hold_headers: false });
+        let report = run(&page, &via(quick, "tokens=60&cadence_ms=20&first_ms=300&stamp=0")).await;
+        let mut check = healthy("relay flushing every 100 ms, 20 ms tokens, no timestamps", &report, 60);
+        check.finding("text_in_steps");
+        let period = finding(&report, "text_in_steps")["evidence"]["period_p50_ms"].as_f64();
+        check.that(period.is_some_and(|p| (80.0..=120.0).contains(&p)), || format!("step period {period:?}"));
+        outcomes.add(check);
         let transparent = relay(RelayPolicy::default());
         let report = run(&page, &via(transparent, "tokens=50&cadence_ms=20&first_ms=300&stamp=0")).await;
         outcomes.add(healthy("transparent relay, 20 ms tokens", &report, 50));

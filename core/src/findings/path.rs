@@ -19,6 +19,13 @@
 //! - `slow_first_token` (warning; info when hidden reasoning explains it): the stream is `streaming`, the
 //!   first output (answer or reasoning) took over [`SLOW_FIRST_TOKEN_MS`] (1 s) and over
 //!   [`SLOW_FIRST_TOKEN_FACTOR`] (20) times the mean gap between the content events that followed.
+//! - `text_in_steps` (info): the stream is `streaming`, but its content came on a regular clock of at
+//!   least [`STEP_PERIOD_MIN_MS`] (80 ms), several events at a time: the release cadence's own minimums
+//!   ([`CADENCE_MIN_RELEASES`] releases, [`CADENCE_REGULAR_SHARE_MIN`] of the intervals regular,
+//!   [`CADENCE_EVENTS_PER_RELEASE_MIN`] events each) with a period too short for the `buffered` rule
+//!   (150 ms), or any period when the server's timestamps show the engine wrote each step's events
+//!   together. The user sees the text advance in steps; the server's timestamps, when the stream has
+//!   them, say whether the engine batched or something on the way forwarded on a timer.
 
 use serde_json::json;
 
@@ -27,7 +34,10 @@ use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::i18n::keys::PathKey as K;
 use crate::i18n::{Lang, Text};
 use crate::text::ms as fmt_ms;
-use crate::verdict::{buffered_signals, BufferedSignal, Verdict};
+use crate::verdict::{
+    buffered_signals, BufferedSignal, Verdict, CADENCE_EVENTS_PER_RELEASE_MIN, CADENCE_MIN_RELEASES,
+    CADENCE_REGULAR_SHARE_MIN, CADENCE_SERVER_SPREAD_SHARE_MAX,
+};
 use crate::wire::Framing;
 
 /// How close (ms) headers and the first body byte must be to count as arriving together. `fetch()`
@@ -50,6 +60,10 @@ pub const SLOW_FIRST_TOKEN_MS: f64 = 1000.0;
 
 /// The first output must also take this many times the mean gap between later content events.
 pub const SLOW_FIRST_TOKEN_FACTOR: f64 = 20.0;
+
+/// Steps of text this far apart (ms) or more are worth a word: from about 12 steps a second down, a
+/// reader sees the text jump rather than flow (a token every 20 ms released 4 at a time every 80 ms).
+pub const STEP_PERIOD_MIN_MS: f64 = 80.0;
 
 /// Whether content was held on the way (the verdict is buffered or collected).
 fn held(verdict: Verdict) -> bool {
@@ -341,8 +355,49 @@ pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
     )
 }
 
+/// The `text_in_steps` finding: a streaming run whose content came several events at a time on a
+/// regular clock (see the module docs).
+pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { delivery, verdict, .. } = *run;
+    let c = &delivery.release_cadence;
+    let (Some(period), Some(regular), Some(per_release)) = (c.period_p50_ms, c.regular_share, c.events_per_release_mean)
+    else {
+        return None;
+    };
+    if verdict != Verdict::Streaming
+        || c.releases < CADENCE_MIN_RELEASES
+        || period < STEP_PERIOD_MIN_MS
+        || regular < CADENCE_REGULAR_SHARE_MIN
+        || per_release < CADENCE_EVENTS_PER_RELEASE_MIN
+    {
+        return None;
+    }
+    let (cause, fix) = match c.server_spread_p50_ms {
+        Some(spread) if spread < CADENCE_SERVER_SPREAD_SHARE_MAX * period => (Text::msg(K::StepsEngine), K::StepsFix),
+        Some(spread) => (Text::msg(K::StepsPath).with("spread", fmt_ms(spread)), K::BurstsFixTimer),
+        None => (Text::msg(K::StepsEither), K::StepsFix),
+    };
+    Some(
+        Finding::new(
+            FindingCode::TextInSteps,
+            Severity::Info,
+            Text::msg(K::StepsTitle),
+            Text::msg(K::StepsDetail)
+                .with("per_release", format!("{per_release:.1}"))
+                .with("period", fmt_ms(period))
+                .with("regular", format!("{:.0}", regular * 100.0))
+                .count("releases", c.releases)
+                .with("cause", cause),
+        )
+        .fix(Text::msg(fix))
+        .evidence(json!({"releases": c.releases, "period_p50_ms": period, "regular_share": regular,
+            "events_per_release_mean": per_release, "server_spread_p50_ms": c.server_spread_p50_ms})),
+    )
+}
+
 /// The path rules, in report order.
-pub const PATH_RULES: [Rule; 6] = [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token];
+pub const PATH_RULES: [Rule; 7] =
+    [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token, text_in_steps];
 
 /// Every path finding that applies, in the order of the module docs (none for an HTTP error).
 pub fn path_findings(run: &RunFacts) -> Vec<Finding> {
@@ -734,6 +789,90 @@ mod tests {
         reads.push((1700.0, done()));
         let f = find(&sse(1499.0, reads), FindingCode::HeadersHeld).unwrap();
         assert_eq!(f.severity, Severity::Info);
+    }
+
+    /// 60 tokens made 20 ms apart from 300 ms, delivered in steps `period_ms` apart (see [`in_steps_of`]).
+    fn in_steps(period_ms: f64, stamps: Option<bool>) -> Trace {
+        in_steps_of(20.0, period_ms, stamps)
+    }
+
+    /// 60 tokens made `token_ms` apart from 300 ms, delivered in steps `period_ms` apart, each step
+    /// holding the tokens made since the last; `stamps`: each event carries the server's time, the time
+    /// it was made (`Some(false)`) or its step's time (`Some(true)`, an engine that writes a step at once).
+    fn in_steps_of(token_ms: f64, period_ms: f64, stamps: Option<bool>) -> Trace {
+        let event = |made: f64, at: f64| match stamps {
+            None => content("t"),
+            Some(together) => {
+                let server_ms = if together { at } else { made };
+                format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"t\"}}}}],\"server_ms\":{server_ms}}}\n\n")
+            }
+        };
+        let mut reads = Vec::new();
+        let mut k = 1.0;
+        loop {
+            let at = 300.0 + period_ms * k;
+            let body: String = (0..60)
+                .map(|i| 300.0 + token_ms * i as f64)
+                .filter(|made| *made < at && *made >= at - period_ms)
+                .map(|made| event(made, at))
+                .collect();
+            if body.is_empty() {
+                break;
+            }
+            reads.push((at, body));
+            k += 1.0;
+        }
+        let end = reads.last().map_or(0.0, |r| r.0) + 1.0;
+        reads.push((end, done()));
+        sse(10.0, reads)
+    }
+
+    #[test]
+    fn text_in_steps_of_5_every_100_ms_is_info_and_says_both_causes_without_stamps() {
+        let t = in_steps(100.0, None);
+        assert_eq!(report(&t).verdict, Verdict::Streaming, "100 ms is below the buffered rule's 150 ms");
+        let f = fires(text_in_steps, t);
+        assert_eq!((f.code, f.severity), (FindingCode::TextInSteps, Severity::Info));
+        assert_eq!(f.evidence["period_p50_ms"], 100.0);
+        assert_eq!(f.evidence["events_per_release_mean"], 5.0);
+        assert_eq!(f.evidence["regular_share"], 1.0);
+        assert!(f.evidence["server_spread_p50_ms"].is_null());
+        assert!(f.detail.contains("5.0 events at a time, one step every 100 ms"), "{}", f.detail);
+        assert!(f.detail.contains("Either the model server batches"), "{}", f.detail);
+        assert!(f.fix.unwrap().contains("--stream-interval"));
+    }
+
+    #[test]
+    fn text_in_steps_names_the_path_when_the_stamps_were_written_one_by_one() {
+        let f = fires(text_in_steps, in_steps(100.0, Some(false)));
+        assert_eq!(f.evidence["server_spread_p50_ms"], 80.0);
+        assert!(f.detail.contains("over 80.0 ms, one by one"), "{}", f.detail);
+        assert!(f.fix.unwrap().contains("flushInterval"), "the timer relay's fix");
+    }
+
+    #[test]
+    fn text_in_steps_names_the_engine_when_it_wrote_each_step_at_once() {
+        let f = fires(text_in_steps, in_steps(100.0, Some(true)));
+        assert_eq!(f.evidence["server_spread_p50_ms"], 0.0);
+        assert!(f.detail.contains("wrote each step's events together"), "{}", f.detail);
+        // An engine writing 3 tokens at once every 150 ms keeps the verdict `streaming` (the release
+        // cadence rule leaves an engine's own batching alone; 3 events are too few for the bursts
+        // signal), and this finding says what the reader sees.
+        let t = in_steps_of(50.0, 150.0, Some(true));
+        assert_eq!(report(&t).verdict, Verdict::Streaming);
+        let f = find(&t, FindingCode::TextInSteps).expect("text_in_steps");
+        assert_eq!(f.evidence["period_p50_ms"], 150.0);
+    }
+
+    #[test]
+    fn text_in_steps_is_silent_below_80_ms_and_when_the_verdict_says_more() {
+        // 3 tokens every 60 ms read as flowing text.
+        assert_eq!(alone(text_in_steps, in_steps(60.0, None)), None);
+        // A relay on a 250 ms clock is buffered: the bursts finding explains it.
+        let t = in_steps(250.0, None);
+        assert_eq!(report(&t).verdict, Verdict::Buffered);
+        assert!(find(&t, FindingCode::TextInSteps).is_none());
+        assert_eq!(alone(text_in_steps, buffered()), None);
     }
 
     #[test]
