@@ -5,7 +5,8 @@
 //! e.g. `-- /tmp/page.png "tokens=50&cadence_ms=20&first_ms=300"`. In the page params, `{lab}` stands for
 //! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`. `SHOT_HEIGHT`
 //! and `SHOT_WIDTH` set the window's size (default 1280 × 2000); `SHOT_JS` is a script run before the picture (fill a panel, click a button);
-//! `SHOT_AS_IS=1` leaves folded panels folded.
+//! `SHOT_AS_IS=1` leaves folded panels folded; `SHOT_RUN_SIZE=WxH` sizes the window before the run
+//! (default: the harness's), `SHOT_PRINT_VIEWPORT=1` prints the viewport the run had.
 
 use streamscope_e2e::{with_page, Page};
 
@@ -18,7 +19,18 @@ async fn main() {
     with_page(move |page: Page| async move {
         let lab = streamscope_e2e::encode_component(&page.lab_url(""));
         let extra = extra.replace("{lab}", &lab);
+        // `SHOT_RUN_SIZE=WxH`: the window's size while the page loads and runs (what is in view then).
+        if let Some((w, h)) = std::env::var("SHOT_RUN_SIZE").ok().and_then(|s| {
+            let (w, h) = s.split_once('x')?;
+            Some((w.parse().ok()?, h.parse().ok()?))
+        }) {
+            page.client().set_window_size(w, h).await.expect("SHOT_RUN_SIZE");
+        }
         let report = page.run_report(&page.stream_query(&params, &extra)).await;
+        if std::env::var_os("SHOT_PRINT_VIEWPORT").is_some() {
+            let size = page.client().execute("return [innerWidth, innerHeight]", vec![]).await.expect("viewport");
+            println!("viewport during the run: {size}");
+        }
         // Open every folded panel so the picture shows it too (`SHOT_AS_IS=1`: as a visitor sees it).
         if std::env::var_os("SHOT_AS_IS").is_none() {
             let _ = page
