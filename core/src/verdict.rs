@@ -614,7 +614,7 @@ mod tests {
         while sent < stream.len() {
             let flush_to = (sent + 8192).min(stream.len());
             let made_by = made[flush_to.div_ceil(made[0].1.len()) - 1].0;
-            for (k, piece) in stream[sent..flush_to].as_bytes().chunks(1460).enumerate() {
+            for (k, piece) in stream.as_bytes()[sent..flush_to].chunks(1460).enumerate() {
                 reads.push((made_by + k as f64, String::from_utf8(piece.to_vec()).unwrap()));
             }
             sent = flush_to;

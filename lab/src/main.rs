@@ -11,8 +11,11 @@ const USAGE: &str = "usage: streamscope-lab [--addr 127.0.0.1:8787] [--static <d
 [--idle-limit-ms MS] [--head-deadline-ms MS] [--body-deadline-min-ms MS] [--body-min-rate-bytes-per-s N] \
 [--write-timeout-ms MS]";
 
+/// Sets one number of [`streamscope_lab::Limits`].
+type SetLimit = fn(&mut streamscope_lab::Limits, u64);
+
 /// The flag of each number in [`streamscope_lab::Limits`], and where it goes.
-const LIMIT_FLAGS: [(&str, fn(&mut streamscope_lab::Limits, u64)); 6] = [
+const LIMIT_FLAGS: [(&str, SetLimit); 6] = [
     ("--max-connections", |l, v| l.max_connections = v as usize),
     ("--idle-limit-ms", |l, v| l.idle_limit_ms = v),
     ("--head-deadline-ms", |l, v| l.head_deadline_ms = v),

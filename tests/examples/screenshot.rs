@@ -20,16 +20,10 @@ async fn main() {
         let lab = streamscope_e2e::encode_component(&page.lab_url(""));
         let extra = extra.replace("{lab}", &lab);
         // `SHOT_RUN_SIZE=WxH`: the window's size while the page loads and runs (what is in view then).
-        if let Some((w, h)) = std::env::var("SHOT_RUN_SIZE").ok().and_then(|s| {
-            let (w, h) = s.split_once('x')?;
-            Some((w.parse().ok()?, h.parse().ok()?))
-        }) {
-            page.client().set_window_size(w, h).await.expect("SHOT_RUN_SIZE");
-        }
+        let view = page.size_window_from_env("SHOT_RUN_SIZE").await;
         let report = page.run_report(&page.stream_query(&params, &extra)).await;
         if std::env::var_os("SHOT_PRINT_VIEWPORT").is_some() {
-            let size = page.client().execute("return [innerWidth, innerHeight]", vec![]).await.expect("viewport");
-            println!("viewport during the run: {size}");
+            println!("viewport during the run: {}", view.map_or("unknown".into(), |v| v.to_string()));
         }
         // Open every folded panel so the picture shows it too (`SHOT_AS_IS=1`: as a visitor sees it).
         if std::env::var_os("SHOT_AS_IS").is_none() {

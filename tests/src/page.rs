@@ -79,6 +79,19 @@ impl Page {
         &self.client
     }
 
+    /// Sizes the browser window as the environment variable `var` says (`WxH`, e.g. `1280x1000`; unset or
+    /// malformed: left as it is), and returns the page's view then (`[innerWidth, innerHeight]`).
+    pub async fn size_window_from_env(&self, var: &str) -> Option<Value> {
+        let size = std::env::var(var).ok().and_then(|s| {
+            let (w, h) = s.split_once('x')?;
+            Some((w.parse().ok()?, h.parse().ok()?))
+        });
+        if let Some((w, h)) = size {
+            self.client.set_window_size(w, h).await.unwrap_or_else(|err| panic!("{var}: {err}"));
+        }
+        self.client.execute("return [innerWidth, innerHeight]", vec![]).await.ok()
+    }
+
     /// `http://127.0.0.1:<lab>` followed by `path_and_query`.
     pub fn lab_url(&self, path_and_query: &str) -> String {
         format!("http://{}{path_and_query}", self.lab)

@@ -22,10 +22,10 @@
 //! - `text_in_steps` (info): the stream is `streaming`, but its content came on a regular clock of at
 //!   least [`STEP_PERIOD_MIN_MS`] (80 ms), several events at a time: the release cadence's own minimums
 //!   ([`CADENCE_MIN_RELEASES`] releases, [`CADENCE_REGULAR_SHARE_MIN`] of the intervals regular,
-//!   [`CADENCE_EVENTS_PER_RELEASE_MIN`] events each) with a period too short for the `buffered` rule
-//!   (150 ms), or any period when the server's timestamps show the engine wrote each step's events
-//!   together. The user sees the text advance in steps; the server's timestamps, when the stream has
-//!   them, say whether the engine batched or something on the way forwarded on a timer.
+//!   [`CADENCE_EVENTS_PER_RELEASE_MIN`] events each), which the `buffered` rules leave to `streaming`:
+//!   a period under their 150 ms, or an engine that wrote each step at once (in steps too small for the
+//!   bursts signal). The user sees the text advance in steps; the server's timestamps, when the stream
+//!   has them, say whether the engine batched or something on the way forwarded on a timer.
 
 use serde_json::json;
 

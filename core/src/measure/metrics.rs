@@ -97,7 +97,7 @@ impl Metrics {
         let t_last = content.last().copied();
         let mut reasoning = analysis.events.iter().filter(|e| matches!(e.kind, EventKind::Reasoning(_)));
         let reasoning_ttft_ms = reasoning.next().map(|e| e.at_ms);
-        let reasoning_last_ms = reasoning.last().map(|e| e.at_ms).or(reasoning_ttft_ms);
+        let reasoning_last_ms = reasoning.next_back().map(|e| e.at_ms).or(reasoning_ttft_ms);
 
         let usage = analysis.usage.as_ref();
         let usage_n = usage.and_then(Usage::answer_tokens).filter(|&n| n > 0);

@@ -103,13 +103,7 @@ pub async fn main(wanted: Vec<String>) {
     with_page_and_nginx(move |page: Page, proxies: Proxies| async move {
         // `BENCH_WINDOW=WxH`: the browser window's size (the harness's default leaves a 780 × 437 view,
         // in which the live metrics sit below the fold; 1280x1000 is a laptop's, with them in view).
-        if let Some((w, h)) = std::env::var("BENCH_WINDOW").ok().and_then(|s| {
-            let (w, h) = s.split_once('x')?;
-            Some((w.parse().ok()?, h.parse().ok()?))
-        }) {
-            page.client().set_window_size(w, h).await.expect("BENCH_WINDOW");
-        }
-        let view = page.client().execute("return [innerWidth, innerHeight]", vec![]).await.ok();
+        let view = page.size_window_from_env("BENCH_WINDOW").await;
         let warm_up = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=5&first_ms=50");
         for who in WHO {
             measure(&page, who, &warm_up, Duration::from_millis(150)).await;
