@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::measure::delivery::{ReadSizes, BUFFER_SIZE_MIN_READS, COMMON_SIZE_MIN_READS};
-use crate::measure::DeliveryStats;
+use crate::measure::{DeliveryStats, ReleaseCadence};
 use crate::wire::Framing;
 use crate::measure::Metrics;
 use crate::trace::{Trace, TraceEnd};
@@ -162,19 +162,33 @@ pub const CADENCE_EVENTS_PER_RELEASE_MIN: f64 = 2.5;
 /// wrote the delivery's events together (the release-cadence signal then stays silent).
 pub const CADENCE_SERVER_SPREAD_SHARE_MAX: f64 = 0.2;
 
+/// The median period of a steady release clock: at least [`CADENCE_MIN_RELEASES`] releases,
+/// [`CADENCE_REGULAR_SHARE_MIN`] of the intervals within ±25% of the period, at least
+/// [`CADENCE_EVENTS_PER_RELEASE_MIN`] content events a release, and a period of at least `min_period_ms`;
+/// `None` otherwise. The release-cadence signal asks for [`BURST_GAP_MIN_MS`]; the `text_in_steps`
+/// finding for less ([`crate::findings::path`]).
+pub fn steady_release_period_ms(c: &ReleaseCadence, min_period_ms: f64) -> Option<f64> {
+    let period = c.period_p50_ms?;
+    (c.releases >= CADENCE_MIN_RELEASES
+        && period >= min_period_ms
+        && c.regular_share.unwrap_or(0.0) >= CADENCE_REGULAR_SHARE_MIN
+        && c.events_per_release_mean.unwrap_or(0.0) >= CADENCE_EVENTS_PER_RELEASE_MIN)
+        .then_some(period)
+}
+
+/// Whether the server's timestamps show it wrote each release's events together (their median spread
+/// under [`CADENCE_SERVER_SPREAD_SHARE_MAX`] of `period_ms`: an engine's own batching); `None` when the
+/// stream carried no timestamps.
+pub fn server_wrote_releases_together(c: &ReleaseCadence, period_ms: f64) -> Option<bool> {
+    c.server_spread_p50_ms.map(|s| s < CADENCE_SERVER_SPREAD_SHARE_MAX * period_ms)
+}
+
 /// Whether content came on a regular release clock much slower than the tokens (see the module docs).
 pub fn released_on_a_timer(metrics: &Metrics, delivery: &DeliveryStats) -> bool {
     let c = &delivery.release_cadence;
-    let Some(period) = c.period_p50_ms else {
-        return false;
-    };
-    let server_batched = c.server_spread_p50_ms.is_some_and(|s| s < CADENCE_SERVER_SPREAD_SHARE_MAX * period);
     metrics.content_events >= BUFFERED_MIN_CONTENT_EVENTS
-        && c.releases >= CADENCE_MIN_RELEASES
-        && period >= BURST_GAP_MIN_MS
-        && c.regular_share.unwrap_or(0.0) >= CADENCE_REGULAR_SHARE_MIN
-        && c.events_per_release_mean.unwrap_or(0.0) >= CADENCE_EVENTS_PER_RELEASE_MIN
-        && !server_batched
+        && steady_release_period_ms(c, BURST_GAP_MIN_MS)
+            .is_some_and(|period| server_wrote_releases_together(c, period) != Some(true))
 }
 
 /// Whether the run failed: not ended complete, HTTP status 400 or above, or no content at all.

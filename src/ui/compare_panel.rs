@@ -16,7 +16,7 @@ use super::format;
 use super::lang::{lang_getter, say, word};
 use super::live_view::LiveView;
 use super::session::{RunRecord, Session};
-use super::timeline::{held_spans, HeldSpans, Marks, TimelineChart};
+use super::timeline::{HeldSpans, Marks, TimelineChart};
 
 fn spread_cell(s: Option<Spread>, unit: Unit, lang: Lang) -> String {
     match s {
@@ -92,7 +92,7 @@ pub(super) fn verdict_counts(counts: &BTreeMap<String, usize>, lang: Lang) -> St
 /// The last finished run of a side, as the timeline draws it.
 fn last_of(records: &[RunRecord], side: Side) -> Option<(LiveView, Marks, HeldSpans)> {
     records.iter().rev().find(|r| r.side == side).map(|r| {
-        (r.live.clone(), (r.report.headers_ms, r.report.ttfb_ms, r.report.ttft_ms), held_spans(&r.report))
+        (r.live.clone(), (r.report.headers_ms, r.report.ttfb_ms, r.report.ttft_ms), r.report.held_spans_ms())
     })
 }
 

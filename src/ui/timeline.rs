@@ -189,7 +189,7 @@ pub fn Timeline(session: Session) -> impl IntoView {
             None => session.live.with(|l| (l.headers_ms, l.figures.ttfb_ms, l.figures.ttft_ms)),
         })
     });
-    let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(held_spans).unwrap_or_default()));
+    let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(|r| r.held_spans_ms()).unwrap_or_default()));
     view! {
         <section class="card timeline" aria-label=word(K::Timeline)>
             <h2>{word(K::Timeline)}</h2>
@@ -202,12 +202,6 @@ pub fn Timeline(session: Session) -> impl IntoView {
             </p>
         </section>
     }
-}
-
-/// Held spans of a report: the gap before each burst, when core's rules say content was held
-/// ([`streamscope_core::report::Report::held_spans_ms`]).
-pub fn held_spans(report: &streamscope_core::report::Report) -> HeldSpans {
-    report.held_spans_ms()
 }
 
 /// One SVG timeline; `span_ms` fixes the time axis (to draw several runs on one axis).

@@ -21,8 +21,8 @@
 //!   [`SLOW_FIRST_TOKEN_FACTOR`] (20) times the mean gap between the content events that followed.
 //! - `text_in_steps` (info): the stream is `streaming`, but its content came on a regular clock of at
 //!   least [`STEP_PERIOD_MIN_MS`] (80 ms), several events at a time: the release cadence's own minimums
-//!   ([`CADENCE_MIN_RELEASES`] releases, [`CADENCE_REGULAR_SHARE_MIN`] of the intervals regular,
-//!   [`CADENCE_EVENTS_PER_RELEASE_MIN`] events each), which the `buffered` rules leave to `streaming`:
+//!   ([`crate::verdict::steady_release_period_ms`]: 6 releases, 60% of the intervals regular,
+//!   2.5 events each), which the `buffered` rules leave to `streaming`:
 //!   a period under their 150 ms, or an engine that wrote each step at once (in steps too small for the
 //!   bursts signal). The user sees the text advance in steps; the server's timestamps, when the stream
 //!   has them, say whether the engine batched or something on the way forwarded on a timer.
@@ -35,8 +35,7 @@ use crate::i18n::keys::PathKey as K;
 use crate::i18n::{Lang, Text};
 use crate::text::ms as fmt_ms;
 use crate::verdict::{
-    buffered_signals, BufferedSignal, Verdict, CADENCE_EVENTS_PER_RELEASE_MIN, CADENCE_MIN_RELEASES,
-    CADENCE_REGULAR_SHARE_MIN, CADENCE_SERVER_SPREAD_SHARE_MAX,
+    buffered_signals, server_wrote_releases_together, steady_release_period_ms, BufferedSignal, Verdict,
 };
 use crate::wire::Framing;
 
@@ -359,23 +358,16 @@ pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
 /// regular clock (see the module docs).
 pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
     let RunFacts { delivery, verdict, .. } = *run;
-    let c = &delivery.release_cadence;
-    let (Some(period), Some(regular), Some(per_release)) = (c.period_p50_ms, c.regular_share, c.events_per_release_mean)
-    else {
-        return None;
-    };
-    if verdict != Verdict::Streaming
-        || c.releases < CADENCE_MIN_RELEASES
-        || period < STEP_PERIOD_MIN_MS
-        || regular < CADENCE_REGULAR_SHARE_MIN
-        || per_release < CADENCE_EVENTS_PER_RELEASE_MIN
-    {
+    if verdict != Verdict::Streaming {
         return None;
     }
-    let (cause, fix) = match c.server_spread_p50_ms {
-        Some(spread) if spread < CADENCE_SERVER_SPREAD_SHARE_MAX * period => (Text::msg(K::StepsEngine), K::StepsFix),
-        Some(spread) => (Text::msg(K::StepsPath).with("spread", fmt_ms(spread)), K::BurstsFixTimer),
-        None => (Text::msg(K::StepsEither), K::StepsFix),
+    let c = &delivery.release_cadence;
+    let period = steady_release_period_ms(c, STEP_PERIOD_MIN_MS)?;
+    let (regular, per_release) = (c.regular_share?, c.events_per_release_mean?);
+    let (cause, fix) = match (server_wrote_releases_together(c, period), c.server_spread_p50_ms) {
+        (Some(true), _) => (Text::msg(K::StepsEngine), K::StepsFix),
+        (Some(false), Some(spread)) => (Text::msg(K::StepsPath).with("spread", fmt_ms(spread)), K::BurstsFixTimer),
+        _ => (Text::msg(K::StepsEither), K::StepsFix),
     };
     Some(
         Finding::new(
