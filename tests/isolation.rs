@@ -1,7 +1,8 @@
 //! Issue 8 end to end: the page must never cause what it measures. A fast stream stays `streaming` with
 //! reads close to its sends (the events the lab sent apart), the first token is timed as closely as a bare
-//! `fetch` loop times it, a blocked main thread changes nothing measured, and a keep-alive flood and a
-//! never-ending line end with their findings. Tolerances are wide (a loaded 2-core machine); the tests
+//! `fetch` loop times it, a blocked main thread changes nothing measured, the live timeline appends what
+//! is new instead of drawing itself again, and a keep-alive flood and a never-ending line end with their
+//! findings. Tolerances are wide (a loaded 2-core machine); the tests
 //! assert shape.
 //!
 //! Needs a built page (`trunk build --release`), chromium and chromium-driver, like `e2e.rs`.
@@ -114,6 +115,59 @@ async fn twenty_thousand_events_at_1ms_stay_streaming_with_reads_close_to_sends_
         page.wait_for_testid_count("raw-row", 200, Duration::from_secs(5)).await;
         let window = page.testid_text("raw-window").await.unwrap_or_default();
         assert!(window.ends_with(&format!("–{reads}")), "the newest rows are shown first: {window}");
+    })
+    .await;
+}
+
+/// One look at the live timeline's reads: marks the first stroke piece if none is marked, and says
+/// `[tag, marked piece still there, pieces, data-count]`.
+const LOOK_AT_THE_LIVE_READS: &str = r#"
+  const g = document.querySelector('[data-testid=timeline-reads]');
+  if (!g) return null;
+  const kept = g.querySelector('[data-look]') !== null;
+  if (!kept && g.firstElementChild) g.firstElementChild.dataset.look = '1';
+  return [g.tagName, kept, g.childElementCount, Number(g.dataset.count)];
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_a_stream_plays_the_timeline_appends_what_is_new() {
+    with_page(|page: Page| async move {
+        // 20 ms per token, the first at 300 ms: between its 100th and 190th event (2.3 to 4.1 s) the
+        // time axis (4,096 ms since the 2,048th) and the token axis (top 200) hold, so a refresh adds its
+        // strokes to the ones there. A read of two merged events may still change the read heights'
+        // scale and redraw once: the test counts the refreshes that kept what was drawn.
+        page.open(&page.stream_query("tokens=300&cadence_ms=20&first_ms=300", "")).await;
+        let content = |text: Option<String>| text.and_then(|t| t.trim().parse::<u32>().ok()).unwrap_or(0);
+        let started = std::time::Instant::now();
+        let mut looks = Vec::new();
+        loop {
+            let events = content(page.testid_text("metric-content-events").await);
+            if events >= 180 || started.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+            if events >= 105 {
+                let look = page.client().execute(LOOK_AT_THE_LIVE_READS, vec![]).await.expect("look at the timeline");
+                looks.push((events, look));
+            }
+            tokio::time::sleep(Duration::from_millis(120)).await;
+        }
+        let shapes: Vec<String> = looks.iter().map(|(events, look)| format!("{events}: {look}")).collect();
+        assert!(looks.len() >= 4, "too few looks while the stream played: {shapes:?}");
+        assert!(looks.iter().all(|(_, look)| look[0] == "g"), "the live reads are a group of pieces: {shapes:?}");
+        // A look that found the piece marked before, with more pieces and more reads than that look saw.
+        let grew_keeping = looks
+            .windows(2)
+            .filter(|w| w[1].1[1] == true && w[1].1[2].as_u64() > w[0].1[2].as_u64() && w[1].1[3].as_u64() > w[0].1[3].as_u64())
+            .count();
+        assert!(grew_keeping >= 2, "refreshes should append to what was drawn: {shapes:?}");
+        assert!(looks.iter().all(|(_, look)| look[2].as_u64().unwrap_or(0) <= 65), "pieces stay bounded: {shapes:?}");
+        // Once the report is there the finished chart has one path, every read counted.
+        let report = page.wait_for_report(Duration::from_secs(30)).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        let reads = number(&report.json, "reads");
+        let shown = page.testid_attr("timeline-reads", "data-count").await.and_then(|c| c.parse::<f64>().ok());
+        assert_eq!(shown, Some(reads));
+        assert!(page.testid_attr("timeline-reads", "d").await.is_some_and(|d| d.starts_with('M')));
     })
     .await;
 }

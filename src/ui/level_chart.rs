@@ -28,11 +28,7 @@ pub struct Series {
 /// A nice round upper bound for the y axis: 1, 2, 2.5 or 5 × 10^k at or above `max` (the tallest point
 /// fills at least half the chart: with 1-2-5 alone a 2.15 s p95 drew under a 5 s axis, at 43%).
 fn axis_top(max: f64) -> f64 {
-    if !(max.is_finite() && max > 0.0) {
-        return 1.0;
-    }
-    let magnitude = 10f64.powf(max.log10().floor());
-    [1.0, 2.0, 2.5, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|t| *t >= max).unwrap_or(10.0 * magnitude)
+    super::nice::at_or_above(max, &[1.0, 2.0, 2.5, 5.0])
 }
 
 /// The chart; `steps` name the x positions, `marked` is the step to highlight.

@@ -13,6 +13,7 @@ mod lang;
 mod level_chart;
 mod live_view;
 mod metrics_panel;
+mod nice;
 mod on_demand;
 mod pace;
 mod parts;
@@ -28,6 +29,8 @@ mod sweep_panel;
 mod text_view;
 mod timeline;
 mod timeline_bins;
+mod timeline_live;
+mod timeline_svg;
 mod triage_hints;
 
 #[cfg(test)]

@@ -51,8 +51,7 @@ impl Default for TimelineBins {
 }
 
 impl TimelineBins {
-    /// The time the bins cover, ms from `fetch()`.
-    #[cfg(test)]
+    /// The time the bins cover, ms from `fetch()` (it doubles as the stream outlasts it).
     pub fn span_ms(&self) -> f64 {
         self.span_ms
     }
@@ -67,13 +66,19 @@ impl TimelineBins {
         &self.bins
     }
 
+    /// The bin `at_ms` falls in (the last one past the span).
+    pub fn index_of(&self, at_ms: f64) -> usize {
+        let at_ms = if at_ms.is_finite() { at_ms.max(0.0) } else { 0.0 };
+        (((at_ms / self.span_ms) * BINS as f64) as usize).min(BINS - 1)
+    }
+
     fn bin_mut(&mut self, at_ms: f64) -> &mut Bin {
         let at_ms = if at_ms.is_finite() { at_ms.max(0.0) } else { 0.0 };
         while at_ms >= self.span_ms {
             self.double();
         }
-        let i = ((at_ms / self.span_ms) * BINS as f64) as usize;
-        &mut self.bins[i.min(BINS - 1)]
+        let i = self.index_of(at_ms);
+        &mut self.bins[i]
     }
 
     fn double(&mut self) {

@@ -6,7 +6,8 @@
 //! the lab's base URL, e.g. `"vs={lab}/v1/chat/completions%3Fcadence_ms%3D40&repeat=2"`. `SHOT_HEIGHT`
 //! and `SHOT_WIDTH` set the window's size (default 1280 × 2000); `SHOT_JS` is a script run before the picture (fill a panel, click a button);
 //! `SHOT_AS_IS=1` leaves folded panels folded; `SHOT_RUN_SIZE=WxH` sizes the window before the run
-//! (default: the harness's), `SHOT_PRINT_VIEWPORT=1` prints the viewport the run had.
+//! (default: the harness's), `SHOT_PRINT_VIEWPORT=1` prints the viewport the run had; `SHOT_DURING_MS=N`
+//! also saves `<out>.during.png`, taken N ms after the page opened and started its run.
 
 use streamscope_e2e::{with_page, Page};
 
@@ -21,7 +22,19 @@ async fn main() {
         let extra = extra.replace("{lab}", &lab);
         // `SHOT_RUN_SIZE=WxH`: the window's size while the page loads and runs (what is in view then).
         let view = page.size_window_from_env("SHOT_RUN_SIZE").await;
-        let report = page.run_report(&page.stream_query(&params, &extra)).await;
+        // `SHOT_DURING_MS=N`: also a picture N ms after the page opened and started its run, while the
+        // stream plays (saved beside the other as `<out>.during.png`).
+        let during_ms: Option<u64> = std::env::var("SHOT_DURING_MS").ok().and_then(|ms| ms.parse().ok());
+        let report = match during_ms {
+            None => page.run_report(&page.stream_query(&params, &extra)).await,
+            Some(ms) => {
+                page.open(&page.stream_query(&params, &extra)).await;
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+                let png = page.client().screenshot().await.expect("screenshot during the run");
+                std::fs::write(format!("{out}.during.png"), png).expect("write the PNG");
+                page.wait_for_report(std::time::Duration::from_secs(120)).await
+            }
+        };
         if std::env::var_os("SHOT_PRINT_VIEWPORT").is_some() {
             println!("viewport during the run: {}", view.map_or("unknown".into(), |v| v.to_string()));
         }

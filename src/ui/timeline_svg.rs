@@ -1,0 +1,165 @@
+//! The timeline's SVG layers, built and updated through the DOM by one small renderer that both the
+//! finished chart and the live one use, instead of a Leptos view per shape: the shapes change every
+//! refresh, so a view bought nothing but compiled code (issue 13's size budget), and the live chart
+//! needs to append pieces to a layer, which a view would draw again.
+
+use streamscope_core::i18n::keys::UiMetricsKey as K;
+use leptos::prelude::document;
+use streamscope_core::i18n::{Lang, Text};
+
+use super::timeline::{mark_label_ys, AXIS_Y, EVENTS_BOTTOM, READS_TOP};
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// The chart's frame and empty layers, in drawing order: the two row labels, the axis, then held spans,
+/// burst marks, ticks, reads, content, reasoning, the token axis' top and the marks. Numbers from the
+/// layout constants of [`super::timeline`] (a test holds them equal).
+const FRAME: &str = concat!(
+    r#"<text x="4" y="64" class="row-label"></text><text x="4" y="140" class="row-label"></text>"#,
+    r#"<line x1="78" x2="984" y1="190" y2="190" class="axis"></line><g></g><g></g><g></g>"#,
+);
+const FINISHED_LAYERS: &str = "<g></g><g></g><g></g>";
+/// The live chart's pieces come one by one: their layers carry the classes and test ids that the
+/// finished chart puts on its one shape per layer.
+const LIVE_LAYERS: &str = concat!(
+    r#"<g class="read-bars" data-testid="timeline-reads" data-count="0"></g>"#,
+    r#"<g class="content-line" data-testid="timeline-content"></g><g class="reasoning-line"></g>"#,
+);
+const TOP_AND_MARKS: &str = r#"<text x="984" y="98" text-anchor="end" class="row-label"></text><g></g>"#;
+
+/// Appends a `tag` element with `attributes` to `parent` and returns it (`None` if the DOM refused).
+pub(super) fn svg_child(parent: &web_sys::Element, tag: &str, attributes: &[(&str, &str)]) -> Option<web_sys::Element> {
+    let el = document().create_element_ns(Some(SVG_NS), tag).ok()?;
+    for (name, value) in attributes {
+        let _ = el.set_attribute(name, value);
+    }
+    parent.append_child(&el).ok()?;
+    Some(el)
+}
+
+/// Appends `markup` to `layer`. Only for markup this page writes from numbers (path data, positions,
+/// durations): never for a word or anything a server or a file sent.
+pub(super) fn append_markup(layer: &web_sys::Element, markup: &str) {
+    let _ = layer.insert_adjacent_html("beforeend", markup);
+}
+
+/// The chart's layers inside one `<svg>`, in drawing order.
+pub(super) struct Layers {
+    row_labels: [web_sys::Element; 2],
+    /// Held spans (`rect`s) and burst releases (a path).
+    pub held: web_sys::Element,
+    pub bursts: web_sys::Element,
+    ticks: web_sys::Element,
+    pub reads: web_sys::Element,
+    pub content: web_sys::Element,
+    pub reasoning: web_sys::Element,
+    count: web_sys::Element,
+    marks: web_sys::Element,
+    lang: Option<Lang>,
+}
+
+impl Layers {
+    /// Replaces what `svg` holds with the frame and empty layers (`live`: the live chart's, see
+    /// [`LIVE_LAYERS`]).
+    pub fn new(svg: &web_sys::Element, live: bool) -> Option<Layers> {
+        let layers = if live { LIVE_LAYERS } else { FINISHED_LAYERS };
+        svg.set_inner_html(&[FRAME, layers, TOP_AND_MARKS].concat());
+        let mut next = svg.first_element_child();
+        let mut take = move || {
+            let el = next.take()?;
+            next = el.next_element_sibling();
+            Some(el)
+        };
+        let row_labels = [take()?, take()?];
+        let _axis = take()?;
+        Some(Layers {
+            row_labels,
+            held: take()?,
+            bursts: take()?,
+            ticks: take()?,
+            reads: take()?,
+            content: take()?,
+            reasoning: take()?,
+            count: take()?,
+            marks: take()?,
+            lang: None,
+        })
+    }
+
+    /// Says the row labels in `lang` (once per language).
+    pub fn say(&mut self, lang: Lang) {
+        if self.lang != Some(lang) {
+            self.lang = Some(lang);
+            for (label, key) in self.row_labels.iter().zip([K::RowReads, K::RowTokens]) {
+                label.set_text_content(Some(&Text::msg(key).render(lang)));
+            }
+        }
+    }
+
+    /// Draws the time axis' ticks `(x, label)`, replacing any.
+    pub fn draw_ticks(&self, ticks: &[(f64, String)]) {
+        let mut markup = String::new();
+        for (x, label) in ticks {
+            // The labels are durations this page wrote (`format::ms`): digits, a point, a space, "ms" or "s".
+            markup.push_str(&format!(
+                r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{AXIS_Y}" y2="{}"></line><text x="{x:.1}" y="{}" text-anchor="middle">{label}</text></g>"#,
+                AXIS_Y + 4.0,
+                AXIS_Y + 16.0
+            ));
+        }
+        self.ticks.set_inner_html(&markup);
+    }
+
+    /// Writes the token axis' top.
+    pub fn set_count(&self, label: &str) {
+        self.count.set_text_content(Some(label));
+    }
+
+    /// Draws the marks `(label, class, x)` (headers, TTFB, TTFT), replacing any; labels of marks close
+    /// together go on separate lines.
+    pub fn draw_marks(&self, marks: &[(Text, &'static str, f64)], lang: Lang) {
+        self.marks.set_text_content(None);
+        let (top, bottom) = ((READS_TOP - 6.0).to_string(), EVENTS_BOTTOM.to_string());
+        for ((label, class, x), label_y) in marks.iter().zip(mark_label_ys(marks.iter().map(|m| m.2))) {
+            let (class, testid) = (format!("mark {class}"), format!("timeline-{class}"));
+            let Some(mark) = svg_child(&self.marks, "g", &[("class", &class), ("data-testid", &testid)]) else { continue };
+            let x1 = format!("{x:.1}");
+            svg_child(&mark, "line", &[("x1", &x1), ("x2", &x1), ("y1", &top), ("y2", &bottom)]);
+            let (tx, ty) = (format!("{:.1}", x + 3.0), format!("{label_y:.1}"));
+            if let Some(text) = svg_child(&mark, "text", &[("x", &tx), ("y", &ty)]) {
+                text.set_text_content(Some(&label.render(lang)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::timeline::{EVENTS_TOP, LEFT, RIGHT, WIDTH};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_frame_is_drawn_where_the_layout_says() {
+        let frame = [FRAME, TOP_AND_MARKS].concat();
+        for (attribute, value) in [
+            ("y", READS_TOP + 34.0),
+            ("y", EVENTS_TOP + 40.0),
+            ("x1", LEFT),
+            ("x2", WIDTH - RIGHT),
+            ("y1", AXIS_Y),
+            ("x", WIDTH - RIGHT),
+            ("y", EVENTS_TOP - 2.0),
+        ] {
+            assert!(frame.contains(&format!(r#"{attribute}="{value}""#)), "{attribute}={value} in {frame}");
+        }
+        let svg = document().create_element_ns(Some(SVG_NS), "svg").expect("an svg element");
+        for live in [false, true] {
+            let layers = Layers::new(&svg, live).expect("every layer");
+            assert_eq!(layers.count.tag_name(), "text");
+            assert_eq!(layers.marks.tag_name(), "g");
+            assert_eq!(layers.reads.namespace_uri().as_deref(), Some(SVG_NS));
+            assert_eq!(layers.reads.get_attribute("data-testid").is_some(), live);
+        }
+    }
+}
