@@ -5,7 +5,9 @@
 //!   `alt`, `label`) must hold no letters beyond units (`ms`, `KB`, ...): words go through `word(key)`;
 //! - anywhere else in the UI's code (outside `#[cfg(test)]` items and `tests.rs`), a string literal must not
 //!   hold Chinese, and must not read as prose (two words with a space between them, or a capitalised word)
-//!   unless it is on [`TECHNICAL`] with the reason it is not a word for the reader.
+//!   unless it is on [`TECHNICAL`] with the reason it is not a word for the reader; SVG markup the page
+//!   writes (tags and `name="value"` attributes, as the timeline's) must hold no word between its tags nor
+//!   in a visible attribute.
 //!
 //! What it cannot see: a single lowercase word built in Rust code and shown on the page (`"worker"`);
 //! inside a view it is caught by the first rule.
@@ -71,6 +73,15 @@ fn the_scan_catches_what_it_is_for() {
         fn label() -> String { "not reported".into() }
         fn code() -> &'static str { "metric-ttft" }
         fn chinese() -> &'static str { "首字" }
+        fn markup() -> [&'static str; 5] {
+            [
+                r#"<path class="read-bars" data-testid="timeline-reads" d="{d}"></path>"#,
+                r#"class="content-line" data-testid="timeline-content""#,
+                r#"<text x="4" y="64" class="row-label">Reads over time</text>"#,
+                r#"<g class="tick"><text x="{x}" text-anchor="middle">{label}</text></g>"#,
+                r#"<g aria-label="Tokens so far" class="a"></g>"#,
+            ]
+        }
         fn v() -> impl IntoView {
             view! {
                 <section class="card metrics" aria-label="Metrics">
@@ -86,8 +97,22 @@ fn the_scan_catches_what_it_is_for() {
     "##;
     let strays = scan("sample.rs", source);
     let texts: Vec<&str> = strays.iter().map(|s| s.text.as_str()).collect();
-    assert_eq!(texts, ["not reported", "首字", "Metrics", "first content", "TTFT", "Nothing"], "{strays:#?}");
-    assert_eq!(strays[2].line, 9, "{strays:#?}");
+    assert_eq!(
+        texts,
+        [
+            "not reported",
+            "首字",
+            r#"<text x="4" y="64" class="row-label">Reads over time</text>"#,
+            r#"<g aria-label="Tokens so far" class="a"></g>"#,
+            "Metrics",
+            "first content",
+            "TTFT",
+            "Nothing"
+        ],
+        "{strays:#?}"
+    );
+    assert_eq!(strays[2].rule, "words in markup", "{strays:#?}");
+    assert_eq!(strays[4].line, 18, "{strays:#?}");
 }
 
 /// The `.rs` files under `dir`, sorted.
@@ -318,13 +343,67 @@ fn has_words(text: &str) -> bool {
         .any(|w| !UNITS.contains(&w) && !NAMES.contains(&w))
 }
 
-/// The rule a literal in Rust code breaks, if any: Chinese, or prose not on [`TECHNICAL`].
+/// For a literal that is SVG/HTML markup the page writes (`<path d="{d}"></path>`) or a list of its
+/// attributes (`class="a" data-testid="b"`): whether it holds a word the reader would see, in the text
+/// between its tags or in a visible attribute ([`VISIBLE_ATTRIBUTES`]). `None` when it is not markup.
+fn markup_words(text: &str) -> Option<bool> {
+    let bare = without_placeholders(text);
+    let trimmed = bare.trim();
+    let mut words = false;
+    let mut check_attributes = |list: &str| -> bool {
+        // `name="value"` pairs, spaces between; a tag's name first when `list` is a tag's inside.
+        let mut rest = list.trim_start_matches('/').trim();
+        if let Some(tag_end) = rest.find(char::is_whitespace) {
+            if !rest[..tag_end].contains('=') {
+                rest = rest[tag_end..].trim_start();
+            }
+        } else if !rest.contains('=') {
+            return rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        }
+        while !rest.is_empty() {
+            let Some((name, after)) = rest.split_once("=\"") else { return false };
+            let Some((value, next)) = after.split_once('"') else { return false };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                return false;
+            }
+            if VISIBLE_ATTRIBUTES.contains(&name) && has_words(value) {
+                words = true;
+            }
+            rest = next.trim_start();
+        }
+        true
+    };
+    if trimmed.starts_with('<') {
+        let mut outside = String::new();
+        let mut rest = trimmed;
+        while let Some(open) = rest.find('<') {
+            outside.push_str(&rest[..open]);
+            let close = rest[open..].find('>')?;
+            let inside = rest[open + 1..open + close].trim_end_matches('/');
+            if !check_attributes(inside) {
+                return None;
+            }
+            rest = &rest[open + close + 1..];
+        }
+        outside.push_str(rest);
+        Some(words || has_words(&outside))
+    } else if trimmed.contains("=\"") && check_attributes(trimmed) {
+        Some(words)
+    } else {
+        None
+    }
+}
+
+/// The rule a literal in Rust code breaks, if any: Chinese, words in markup, or prose not on [`TECHNICAL`].
 fn rust_rule(text: &str) -> Option<&'static str> {
     if text.chars().any(|c| matches!(c, '\u{3000}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')) {
         return Some("Chinese outside the catalogue");
     }
     if TECHNICAL.iter().any(|(t, _)| *t == text) {
         return None;
+    }
+    if let Some(words) = markup_words(text) {
+        return words.then_some("words in markup");
     }
     let bare = without_placeholders(text);
     let words: Vec<&str> = bare
