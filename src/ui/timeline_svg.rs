@@ -4,12 +4,9 @@
 //! needs to append pieces to a layer, which a view would draw again.
 
 use streamscope_core::i18n::keys::UiMetricsKey as K;
-use leptos::prelude::document;
 use streamscope_core::i18n::{Lang, Text};
 
 use super::timeline::{mark_label_ys, AXIS_Y, EVENTS_BOTTOM, READS_TOP};
-
-const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// The chart's frame and empty layers, in drawing order: the two row labels, the axis, then held spans,
 /// burst marks, ticks, reads, content, reasoning, the token axis' top and the marks. Numbers from the
@@ -26,16 +23,6 @@ const LIVE_LAYERS: &str = concat!(
     r#"<g class="content-line" data-testid="timeline-content"></g><g class="reasoning-line"></g>"#,
 );
 const TOP_AND_MARKS: &str = r#"<text x="984" y="98" text-anchor="end" class="row-label"></text><g></g>"#;
-
-/// Appends a `tag` element with `attributes` to `parent` and returns it (`None` if the DOM refused).
-pub(super) fn svg_child(parent: &web_sys::Element, tag: &str, attributes: &[(&str, &str)]) -> Option<web_sys::Element> {
-    let el = document().create_element_ns(Some(SVG_NS), tag).ok()?;
-    for (name, value) in attributes {
-        let _ = el.set_attribute(name, value);
-    }
-    parent.append_child(&el).ok()?;
-    Some(el)
-}
 
 /// Appends `markup` to `layer`. Only for markup this page writes from numbers (path data, positions,
 /// durations): never for a word or anything a server or a file sent.
@@ -116,19 +103,25 @@ impl Layers {
     }
 
     /// Draws the marks `(label, class, x)` (headers, TTFB, TTFT), replacing any; labels of marks close
-    /// together go on separate lines.
+    /// together go on separate lines. The shapes are markup from numbers and the marks' classes; each
+    /// label goes in as text.
     pub fn draw_marks(&self, marks: &[(Text, &'static str, f64)], lang: Lang) {
-        self.marks.set_text_content(None);
-        let (top, bottom) = ((READS_TOP - 6.0).to_string(), EVENTS_BOTTOM.to_string());
-        for ((label, class, x), label_y) in marks.iter().zip(mark_label_ys(marks.iter().map(|m| m.2))) {
-            let (class, testid) = (format!("mark {class}"), format!("timeline-{class}"));
-            let Some(mark) = svg_child(&self.marks, "g", &[("class", &class), ("data-testid", &testid)]) else { continue };
-            let x1 = format!("{x:.1}");
-            svg_child(&mark, "line", &[("x1", &x1), ("x2", &x1), ("y1", &top), ("y2", &bottom)]);
-            let (tx, ty) = (format!("{:.1}", x + 3.0), format!("{label_y:.1}"));
-            if let Some(text) = svg_child(&mark, "text", &[("x", &tx), ("y", &ty)]) {
+        let mut markup = String::new();
+        for ((_, class, x), label_y) in marks.iter().zip(mark_label_ys(marks.iter().map(|m| m.2))) {
+            markup.push_str(&format!(
+                r#"<g class="mark {class}" data-testid="timeline-{class}"><line x1="{x:.1}" x2="{x:.1}" y1="{}" y2="{EVENTS_BOTTOM}"></line><text x="{:.1}" y="{label_y:.1}"></text></g>"#,
+                READS_TOP - 6.0,
+                x + 3.0
+            ));
+        }
+        self.marks.set_inner_html(&markup);
+        let mut mark = self.marks.first_element_child();
+        for (label, _, _) in marks {
+            let Some(g) = mark else { break };
+            if let Some(text) = g.last_element_child() {
                 text.set_text_content(Some(&label.render(lang)));
             }
+            mark = g.next_element_sibling();
         }
     }
 }
@@ -137,6 +130,9 @@ impl Layers {
 mod tests {
     use super::*;
     use crate::ui::timeline::{EVENTS_TOP, LEFT, RIGHT, WIDTH};
+    use leptos::prelude::document;
+
+    const SVG_NS: &str = "http://www.w3.org/2000/svg";
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
@@ -160,6 +156,12 @@ mod tests {
             assert_eq!(layers.marks.tag_name(), "g");
             assert_eq!(layers.reads.namespace_uri().as_deref(), Some(SVG_NS));
             assert_eq!(layers.reads.get_attribute("data-testid").is_some(), live);
+            let marks = [(Text::from("TTFB"), "mark-ttfb", 100.0), (Text::from("TTFT"), "mark-ttft", 120.0)];
+            layers.draw_marks(&marks, Lang::En);
+            let ttft = layers.marks.last_element_child().expect("the TTFT mark");
+            assert_eq!(ttft.get_attribute("data-testid").as_deref(), Some("timeline-mark-ttft"));
+            assert_eq!(ttft.text_content().as_deref(), Some("TTFT"));
+            assert_eq!(layers.marks.child_element_count(), 2);
         }
     }
 }
