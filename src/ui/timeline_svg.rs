@@ -1,7 +1,8 @@
-//! The timeline's SVG layers, built and updated through the DOM by one small renderer that both the
-//! finished chart and the live one use, instead of a Leptos view per shape: the shapes change every
-//! refresh, so a view bought nothing but compiled code (issue 13's size budget), and the live chart
-//! needs to append pieces to a layer, which a view would draw again.
+//! The timeline's SVG layers and one small renderer that both the finished chart and the live one use,
+//! instead of a Leptos view per shape: the shapes change every refresh, so a view bought nothing but
+//! compiled code (issue 13's size budget), and the live chart needs to append pieces to a layer, which a
+//! view would draw again. Shapes go in as markup the page writes from numbers; words (row labels, the
+//! marks' labels) only ever as text.
 
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::{Lang, Text};
