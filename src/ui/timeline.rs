@@ -32,18 +32,6 @@ pub(super) fn tick_step_ms(span_ms: f64) -> f64 {
     nice::at_or_above((span_ms / 6.0).max(1e-3), &[1.0, 2.0, 5.0])
 }
 
-/// The time axis of a chart `span_ms` long.
-pub(super) struct Scale {
-    pub(super) span_ms: f64,
-}
-
-impl Scale {
-    /// The x of `at_ms`, clamped to the plot.
-    pub(super) fn x(&self, at_ms: f64) -> f64 {
-        LEFT + (at_ms / self.span_ms).clamp(0.0, 1.0) * (WIDTH - LEFT - RIGHT)
-    }
-}
-
 /// Everything the finished chart draws, derived from the live view and the report's marks.
 struct Plot {
     /// Reads, the token lines, the ticks and the marks, drawn whole on the run's exact scales.
@@ -132,8 +120,8 @@ pub type HeldSpans = Vec<(f64, f64)>;
 fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f64, f64)], lang: Lang) -> Plot {
     let last = live.last_read_ms.unwrap_or(0.0);
     let span_ms = span_override_ms.unwrap_or_else(|| live.elapsed_ms.max(last).max(1.0) * 1.02);
-    let scale = Scale { span_ms };
-    let strokes = Pen::default().advance(live, Scales::exact(live, span_ms), marks, lang);
+    let scale = Scales::exact(live, span_ms);
+    let strokes = Pen::default().advance(live, scale, marks, lang);
     // A burst is released where its held span ends: mark it with a small triangle above the reads. Marks
     // closer than a triangle's width are drawn once, and held spans at most one per column: a long stream
     // with thousands of bursts still draws a bounded number of shapes.

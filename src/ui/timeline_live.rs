@@ -15,7 +15,9 @@ use streamscope_core::i18n::{Lang, Text};
 use super::format;
 use super::live_view::LiveView;
 use super::nice;
-use super::timeline::{mark_positions, tick_step_ms, Marks, Scale, EVENTS_BOTTOM, EVENTS_TOP, READS_BOTTOM, READS_TOP};
+use super::timeline::{
+    mark_positions, tick_step_ms, Marks, EVENTS_BOTTOM, EVENTS_TOP, LEFT, READS_BOTTOM, READS_TOP, RIGHT, WIDTH,
+};
 use super::timeline_bins::{Bin, TimelineBins};
 use super::timeline_svg::{append_markup, Layers};
 
@@ -57,8 +59,9 @@ impl Scales {
         }
     }
 
-    fn x(&self, at_ms: f64) -> f64 {
-        Scale { span_ms: self.span_ms }.x(at_ms)
+    /// The x of `at_ms` on the time axis, clamped to the plot.
+    pub(super) fn x(&self, at_ms: f64) -> f64 {
+        LEFT + (at_ms / self.span_ms).clamp(0.0, 1.0) * (WIDTH - LEFT - RIGHT)
     }
 
     fn count_y(&self, n: usize) -> f64 {
