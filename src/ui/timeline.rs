@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use leptos::svg::Svg;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
-use streamscope_core::i18n::{Lang, Text};
+use streamscope_core::i18n::Lang;
 use wasm_bindgen::JsCast;
 
 use super::lang::{use_lang, word};
@@ -87,28 +87,6 @@ fn held_rects(spans: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
         }
     }
     out
-}
-
-/// The y of each mark's label, the marks given by their x in order: labels of marks that sit close
-/// together go on separate lines.
-pub(super) fn mark_label_ys(xs: impl Iterator<Item = f64>) -> Vec<f64> {
-    let mut last_label_x = f64::NEG_INFINITY;
-    let mut line = 0;
-    xs.map(|x| {
-        line = if x - last_label_x < 60.0 { line + 1 } else { 0 };
-        last_label_x = x;
-        READS_TOP - 12.0 + line as f64 * 11.0
-    })
-    .collect()
-}
-
-/// The marks known of `marks` as (label, class, x).
-pub(super) fn mark_positions(marks: Marks, x: impl Fn(f64) -> f64) -> Vec<(Text, &'static str, f64)> {
-    let (headers, ttfb, ttft) = marks;
-    [(Text::msg(K::MarkHeaders), "mark-headers", headers), (Text::from("TTFB"), "mark-ttfb", ttfb), (Text::from("TTFT"), "mark-ttft", ttft)]
-        .into_iter()
-        .filter_map(|(label, class, at)| at.map(|at| (label, class, x(at))))
-        .collect()
 }
 
 /// Headers, TTFB and TTFT times to mark.

@@ -10,13 +10,14 @@
 //! 50 events/s against 50-90 ms with the chart hidden (BENCHMARKS.md, "The live timeline"): CPU taken
 //! from the measuring worker on a machine with few cores.
 
+use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 
 use super::format;
 use super::live_view::LiveView;
 use super::nice;
 use super::timeline::{
-    mark_positions, tick_step_ms, Marks, EVENTS_BOTTOM, EVENTS_TOP, LEFT, READS_BOTTOM, READS_TOP, RIGHT, WIDTH,
+    tick_step_ms, Marks, EVENTS_BOTTOM, EVENTS_TOP, LEFT, READS_BOTTOM, READS_TOP, RIGHT, WIDTH,
 };
 use super::timeline_bins::{Bin, TimelineBins};
 use super::timeline_svg::{append_markup, Layers};
@@ -235,6 +236,15 @@ impl Strokes {
             layers.draw_marks(marks, lang);
         }
     }
+}
+
+/// The marks known of `marks` as (label, class, x).
+fn mark_positions(marks: Marks, x: impl Fn(f64) -> f64) -> Vec<(Text, &'static str, f64)> {
+    let (headers, ttfb, ttft) = marks;
+    [(Text::msg(K::MarkHeaders), "mark-headers", headers), (Text::from("TTFB"), "mark-ttfb", ttfb), (Text::from("TTFT"), "mark-ttft", ttft)]
+        .into_iter()
+        .filter_map(|(label, class, at)| at.map(|at| (label, class, x(at))))
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 
-use super::timeline::{mark_label_ys, AXIS_Y, EVENTS_BOTTOM, READS_TOP};
+use super::timeline::{AXIS_Y, EVENTS_BOTTOM, READS_TOP};
 
 /// The chart's frame and empty layers, in drawing order: the two row labels, the axis, then held spans,
 /// burst marks, ticks, reads, content, reasoning, the token axis' top and the marks. Numbers from the
@@ -125,6 +125,19 @@ impl Layers {
             mark = g.next_element_sibling();
         }
     }
+}
+
+/// The y of each mark's label, the marks given by their x in order: labels of marks that sit close
+/// together go on separate lines.
+fn mark_label_ys(xs: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut last_label_x = f64::NEG_INFINITY;
+    let mut line = 0;
+    xs.map(|x| {
+        line = if x - last_label_x < 60.0 { line + 1 } else { 0 };
+        last_label_x = x;
+        READS_TOP - 12.0 + line as f64 * 11.0
+    })
+    .collect()
 }
 
 #[cfg(test)]
