@@ -145,9 +145,9 @@ mod tests {
     use super::*;
     use crate::ui::timeline::{EVENTS_TOP, LEFT, RIGHT, WIDTH};
     use leptos::prelude::document;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     const SVG_NS: &str = "http://www.w3.org/2000/svg";
-    use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
     fn the_frame_is_drawn_where_the_layout_says() {
