@@ -7,7 +7,7 @@
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 
-use super::timeline::{AXIS_Y, EVENTS_BOTTOM, READS_TOP};
+use super::timeline::{AXIS_Y, EVENTS_BOTTOM, READS_TOP, WIDTH};
 
 /// The chart's frame and empty layers, in drawing order: the two row labels, the axis, then held spans,
 /// burst marks, ticks, reads, content, reasoning, the token axis' top and the marks. Numbers from the
@@ -104,15 +104,16 @@ impl Layers {
     }
 
     /// Draws the marks `(label, class, x)` (headers, TTFB, TTFT), replacing any; labels of marks close
-    /// together go on separate lines. The shapes are markup from numbers and the marks' classes; each
-    /// label goes in as text.
+    /// together go on separate lines, and a label with no room right of its mark (a collected answer's
+    /// marks all sit at the end) goes left of it. The shapes are markup from numbers and the marks'
+    /// classes; each label goes in as text.
     pub fn draw_marks(&self, marks: &[(Text, &'static str, f64)], lang: Lang) {
         let mut markup = String::new();
         for ((_, class, x), label_y) in marks.iter().zip(mark_label_ys(marks.iter().map(|m| m.2))) {
+            let (label_x, anchor) = mark_label_x(*x);
             markup.push_str(&format!(
-                r#"<g class="mark {class}" data-testid="timeline-{class}"><line x1="{x:.1}" x2="{x:.1}" y1="{}" y2="{EVENTS_BOTTOM}"></line><text x="{:.1}" y="{label_y:.1}"></text></g>"#,
+                r#"<g class="mark {class}" data-testid="timeline-{class}"><line x1="{x:.1}" x2="{x:.1}" y1="{}" y2="{EVENTS_BOTTOM}"></line><text x="{label_x:.1}" y="{label_y:.1}"{anchor}></text></g>"#,
                 READS_TOP - 6.0,
-                x + 3.0
             ));
         }
         self.marks.set_inner_html(&markup);
@@ -124,6 +125,17 @@ impl Layers {
             }
             mark = g.next_element_sibling();
         }
+    }
+}
+
+/// Where a mark's label starts or ends, and the attribute that says which: right of the mark (SVG's
+/// default), or left of it where the label would run past the chart (a label is at most about 50 units
+/// wide: "headers" in 11 px monospace).
+fn mark_label_x(x: f64) -> (f64, &'static str) {
+    if x + 56.0 > WIDTH {
+        (x - 3.0, r#" text-anchor="end""#)
+    } else {
+        (x + 3.0, "")
     }
 }
 
@@ -177,5 +189,22 @@ mod tests {
             assert_eq!(ttft.text_content().as_deref(), Some("TTFT"));
             assert_eq!(layers.marks.child_element_count(), 2);
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_label_goes_left_of_a_mark_at_the_chart_s_end() {
+        let svg = document().create_element_ns(Some(SVG_NS), "svg").expect("an svg element");
+        let layers = Layers::new(&svg, false).expect("every layer");
+        let end = WIDTH - RIGHT;
+        let marks = [(Text::from("headers"), "mark-headers", 100.0), (Text::from("TTFT"), "mark-ttft", end)];
+        layers.draw_marks(&marks, Lang::En);
+        let marks = [layers.marks.first_element_child(), layers.marks.last_element_child()];
+        let labels: Vec<(Option<String>, Option<String>)> = marks
+            .into_iter()
+            .map(|g| g.and_then(|g| g.last_element_child()).expect("a mark's label"))
+            .map(|text| (text.get_attribute("x"), text.get_attribute("text-anchor")))
+            .collect();
+        assert_eq!(labels[0], (Some("103.0".into()), None));
+        assert_eq!(labels[1], (Some(format!("{:.1}", end - 3.0)), Some("end".into())));
     }
 }
