@@ -6,8 +6,10 @@
 /// Bins across the span: about one per horizontal pixel of the chart.
 pub const BINS: usize = 512;
 
-/// The first span covered, ms (doubled as needed).
-const FIRST_SPAN_MS: f64 = 256.0;
+/// The first span covered, ms (doubled as needed). Small, so that the bins are never coarser than the
+/// run needs: a run of T ms ends with bins of at most 2T / [`BINS`], a few pixels of its chart, however
+/// short it was (an error answered in 4 ms is drawn as finely as a minute-long stream).
+const FIRST_SPAN_MS: f64 = 16.0;
 
 /// What arrived within one bin.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -20,6 +22,16 @@ pub struct Bin {
     pub content: u32,
     /// Reasoning events.
     pub reasoning: u32,
+    /// When the bin's first read, content event and reasoning event came, ms (0 while it has none):
+    /// where the chart draws them, exact for the first of each column rather than at the bin's start.
+    pub first_read_ms: f64,
+    pub first_content_ms: f64,
+    pub first_reasoning_ms: f64,
+}
+
+/// `first_ms` with `at_ms` counted in: the earlier of the two, or `at_ms` when the bin had none (`count`).
+fn earliest(count: u32, first_ms: f64, at_ms: f64) -> f64 {
+    if count == 0 { at_ms } else { first_ms.min(at_ms) }
 }
 
 /// Reads and events counted per time bin, from 0 to [`TimelineBins::span_ms`].
@@ -56,11 +68,6 @@ impl TimelineBins {
         self.span_ms
     }
 
-    /// The width of one bin, ms.
-    pub fn bin_ms(&self) -> f64 {
-        self.span_ms / BINS as f64
-    }
-
     /// The bins, in time order.
     pub fn bins(&self) -> &[Bin] {
         &self.bins
@@ -89,6 +96,9 @@ impl TimelineBins {
                 max_read_bytes: a.max_read_bytes.max(b.max_read_bytes),
                 content: a.content + b.content,
                 reasoning: a.reasoning + b.reasoning,
+                first_read_ms: if a.reads > 0 { a.first_read_ms } else { b.first_read_ms },
+                first_content_ms: if a.content > 0 { a.first_content_ms } else { b.first_content_ms },
+                first_reasoning_ms: if a.reasoning > 0 { a.first_reasoning_ms } else { b.first_reasoning_ms },
             };
         }
         self.bins[BINS / 2..].fill(Bin::default());
@@ -100,6 +110,7 @@ impl TimelineBins {
         self.read_total += 1;
         self.max_read_bytes = self.max_read_bytes.max(len_bytes);
         let bin = self.bin_mut(at_ms);
+        bin.first_read_ms = earliest(bin.reads, bin.first_read_ms, at_ms);
         bin.reads += 1;
         bin.max_read_bytes = bin.max_read_bytes.max(len_bytes.min(u32::MAX as usize) as u32);
     }
@@ -107,13 +118,17 @@ impl TimelineBins {
     /// Counts a content event.
     pub fn add_content(&mut self, at_ms: f64) {
         self.content_total += 1;
-        self.bin_mut(at_ms).content += 1;
+        let bin = self.bin_mut(at_ms);
+        bin.first_content_ms = earliest(bin.content, bin.first_content_ms, at_ms);
+        bin.content += 1;
     }
 
     /// Counts a reasoning event.
     pub fn add_reasoning(&mut self, at_ms: f64) {
         self.reasoning_total += 1;
-        self.bin_mut(at_ms).reasoning += 1;
+        let bin = self.bin_mut(at_ms);
+        bin.first_reasoning_ms = earliest(bin.reasoning, bin.first_reasoning_ms, at_ms);
+        bin.reasoning += 1;
     }
 }
 
@@ -135,5 +150,21 @@ mod tests {
         assert_eq!(bins.bins().iter().map(|b| b.reads as usize).sum::<usize>(), 100_000);
         assert_eq!(bins.bins().iter().map(|b| b.content as usize).sum::<usize>(), 100_000);
         assert_eq!(bins.max_read_bytes, 106);
+    }
+
+    #[wasm_bindgen_test]
+    fn each_bin_keeps_when_its_first_read_and_events_came_through_doublings() {
+        let mut bins = TimelineBins::default();
+        bins.add_read(3.95, 10);
+        bins.add_reasoning(3.97);
+        bins.add_read(3.9, 20);
+        bins.add_content(3.96);
+        bins.add_reasoning(3.91);
+        // Past the span: 16 ms doubles to 1,024 (bins of 2 ms), and 3.9-3.97 share one bin.
+        bins.add_read(1000.0, 5);
+        let bin = bins.bins()[bins.index_of(3.9)];
+        assert_eq!((bin.reads, bin.content, bin.reasoning), (2, 1, 2));
+        assert_eq!((bin.first_read_ms, bin.first_content_ms, bin.first_reasoning_ms), (3.9, 3.96, 3.91));
+        assert_eq!(bins.bins()[bins.index_of(1000.0)].first_read_ms, 1000.0);
     }
 }

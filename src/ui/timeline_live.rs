@@ -39,12 +39,17 @@ pub(super) struct Scales {
 }
 
 impl Scales {
-    /// Scales that hold while the stream plays: the bins' span, which doubles; the token axis' top at 10,
-    /// 20, 50, 100, ...; the read heights up to a power of two of bytes.
+    /// Scales that hold while the stream plays: the bins' span, doubled until it holds the time elapsed
+    /// (a wait for the first token shows as it grows, not on an axis that ends at the last byte); the token
+    /// axis' top at 10, 20, 50, 100, ...; the read heights up to a power of two of bytes.
     pub(super) fn stepped(live: &LiveView) -> Scales {
         let bins = &live.timeline;
+        let mut span_ms = bins.span_ms();
+        while span_ms < live.elapsed_ms && span_ms.is_finite() {
+            span_ms *= 2.0;
+        }
         Scales {
-            span_ms: bins.span_ms(),
+            span_ms,
             count_top: count_top(bins.content_total.max(bins.reasoning_total)),
             read_bytes_top: (bins.max_read_bytes.saturating_add(1)).next_power_of_two().max(2),
         }
@@ -96,10 +101,10 @@ impl LinePen {
     /// Continues the step line over `bins[from..=to]` (`from` the bin drawn last, which may have grown):
     /// the same vertices the finished chart's line has at these scales, a bin's step drawn once more
     /// from where it stopped when it grew.
-    fn extend(&mut self, scale: &Scales, bins: &TimelineBins, from: usize, to: usize, count: fn(&Bin) -> u32) -> String {
+    fn extend(&mut self, scale: &Scales, bins: &TimelineBins, from: usize, to: usize, count: fn(&Bin) -> (u32, f64)) -> String {
         let mut path = String::new();
         for (i, bin) in bins.bins().iter().enumerate().take(to + 1).skip(from) {
-            let in_bin = count(bin);
+            let (in_bin, first_ms) = count(bin);
             let new = if i == from { in_bin.saturating_sub(self.in_bin) } else { in_bin };
             if new == 0 {
                 continue;
@@ -111,7 +116,7 @@ impl LinePen {
                 }
                 path = format!("M{:.1},{:.1}", self.x, scale.count_y(self.total));
             }
-            let x = scale.x(i as f64 * bins.bin_ms());
+            let x = scale.x(first_ms);
             if (x - self.x).abs() > 1e-9 {
                 path.push_str(&format!(" L{x:.1},{:.1}", scale.count_y(self.total)));
             }
@@ -119,7 +124,7 @@ impl LinePen {
             self.x = x;
             path.push_str(&format!(" L{x:.1},{:.1}", scale.count_y(self.total)));
         }
-        self.in_bin = bins.bins().get(to).map_or(0, count);
+        self.in_bin = bins.bins().get(to).map_or(0, |b| count(b).0);
         path
     }
 }
@@ -183,14 +188,14 @@ impl Pen {
                 if i == from && h <= self.read_height {
                     continue;
                 }
-                strokes.reads.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(i as f64 * bins.bin_ms()), -h));
+                strokes.reads.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(bin.first_read_ms), -h));
             }
             self.read_height = match bins.bins().get(to) {
                 Some(bin) if bin.reads > 0 => scale.read_height(bin.max_read_bytes),
                 _ => 0.0,
             };
-            strokes.content = self.content.extend(&scale, bins, from, to, |b| b.content);
-            strokes.reasoning = self.reasoning.extend(&scale, bins, from, to, |b| b.reasoning);
+            strokes.content = self.content.extend(&scale, bins, from, to, |b| (b.content, b.first_content_ms));
+            strokes.reasoning = self.reasoning.extend(&scale, bins, from, to, |b| (b.reasoning, b.first_reasoning_ms));
             self.bin = to;
         }
         if redraw || marks != self.marks || self.lang != Some(lang) {
@@ -297,9 +302,9 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn appended_pieces_draw_what_one_drawing_of_the_same_scale_draws() {
-        // 30 reads 0.3 ms apart (bins of 0.5 ms: a bin may be drawn in two refreshes), drawn in refreshes
+        // 30 reads 0.1 ms apart (bins of 0.25 ms: a bin may be drawn in two refreshes), drawn in refreshes
         // of 4 reads, on scales that hold: the same line and strokes as one drawing at the end.
-        let reads: Vec<(f64, usize)> = (0..30).map(|i| (100.0 + i as f64 * 0.3, 60)).collect();
+        let reads: Vec<(f64, usize)> = (0..30).map(|i| (100.0 + i as f64 * 0.1, 60)).collect();
         let mut pen = Pen::default();
         let (mut content, mut stroke_count, mut redraws) = (Vec::new(), 0, 0);
         for n in (4..=reads.len()).step_by(4).chain([reads.len()]) {
@@ -320,6 +325,38 @@ mod tests {
         // A stroke is drawn again only when its bin's largest read grew: here never.
         assert_eq!(stroke_count, whole.reads.matches('M').count());
         assert!(redraws <= 3, "{redraws} redraws: the scales changed only as the counts crossed 10 and 20");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_short_run_s_reads_and_steps_are_drawn_where_they_came_not_at_their_bin_s_start() {
+        // An error answered in 4 ms: its one read at 3.9 ms is the first byte, so its stroke and the
+        // line's step sit on the TTFB mark, not up to a bin earlier.
+        let live = live_with(&[(3.9, 152)], 1);
+        let scale = Scales::exact(&live, 4.6);
+        let strokes = Pen::default().advance(&live, scale, (Some(3.0), Some(3.9), Some(3.9)), Lang::En);
+        let ttfb_x = format!("{:.1}", scale.x(3.9));
+        assert!(strokes.reads.starts_with(&format!("M{ttfb_x},")), "{} against TTFB at {ttfb_x}", strokes.reads);
+        // The line starts at the axis' left end, then steps up at 3.9 ms.
+        let left_x = format!("{LEFT:.1}");
+        let step_xs: Vec<String> = corners(std::slice::from_ref(&strokes.content)).into_iter().map(|(x, _)| x).filter(|x| *x != left_x).collect();
+        assert_eq!(step_xs, [ttfb_x.clone(), ttfb_x], "{}", strokes.content);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_wait_for_the_first_token_grows_the_live_axis() {
+        // Headers and the role chunk at once, then nothing yet: the axis holds the time elapsed, in steps.
+        let mut live = live_with(&[(3.7, 120)], 0);
+        let mut pen = Pen::default();
+        let at_start = pen.advance_live(&live);
+        assert!(at_start.redraw && at_start.ticks.last().is_some_and(|(_, label)| label == "15.0 ms"), "{:?}", at_start.ticks);
+        live.elapsed_ms = 250.0;
+        let waiting = pen.advance_live(&live);
+        assert!(waiting.redraw && waiting.ticks.iter().any(|(_, label)| label == "250 ms"), "{:?}", waiting.ticks);
+        assert!(waiting.ticks.last().is_some_and(|(x, _)| *x <= WIDTH - RIGHT), "{:?}", waiting.ticks);
+        // The read is still drawn where it came, now near the axis' start.
+        assert!(waiting.reads.starts_with(&format!("M{:.1},", Scales::stepped(&live).x(3.7))), "{}", waiting.reads);
+        let same = pen.advance_live(&live);
+        assert!(!same.redraw && same.reads.is_empty(), "{same:?}");
     }
 
     #[wasm_bindgen_test]
