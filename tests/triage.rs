@@ -113,6 +113,10 @@ async fn every_failure_is_named() {
         let mut check = failed_with("html_error=502 (nginx page)", &r, &["proxy_error_page"]);
         let server = evidence(&r, "proxy_error_page")["server"].clone();
         check.that(server == "nginx", || format!("server {server}")).no_finding("http_error");
+        // The page is the error, not tokens: no TTFT (it read as a 3 ms one) and no answer shown.
+        check.that(r["ttft_ms"].is_null() && r["content_events"] == 0, || format!("ttft_ms {} content_events {}", r["ttft_ms"], r["content_events"]));
+        let answer = page.testid_text("answer-text").await.unwrap_or_default();
+        check.that(answer.trim().is_empty(), || format!("the error page shown as the answer: {answer}"));
         outcomes.add(check);
 
         // --- keys -----------------------------------------------------------------------------------

@@ -265,6 +265,13 @@ pub struct Trace {
     pub kept_bytes_cache: KeptBytes,
 }
 
+/// Whether a body sent with `status` is an answer: a success status (2xx) or none known. A body sent
+/// with an error status (a proxy's HTML error page, a plain-text message) is the error, never tokens: no
+/// TTFT, no content events, no delivery of content, live or in the report ([`crate::measure`]).
+pub fn answer_status(status: Option<u16>) -> bool {
+    status.is_none_or(|s| (200..300).contains(&s))
+}
+
 impl Trace {
     /// The value of a response header (name matched case-insensitively).
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -291,6 +298,11 @@ impl Trace {
             end: Some(end),
             ..Trace::default()
         }
+    }
+
+    /// Whether the body is an answer at all ([`answer_status`]).
+    pub fn answered(&self) -> bool {
+        answer_status(self.status)
     }
 
     /// Total body bytes received (kept or not), saturating at `usize::MAX`.

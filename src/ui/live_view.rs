@@ -7,7 +7,7 @@ use std::sync::Arc;
 use streamscope_core::analysis::event::EventKind;
 use streamscope_core::analysis::Analysis;
 use streamscope_core::measure::LiveFigures;
-use streamscope_core::trace::{ReadChunk, Trace};
+use streamscope_core::trace::{answer_status, ReadChunk, Trace};
 
 use super::timeline_bins::TimelineBins;
 
@@ -80,7 +80,9 @@ impl LiveView {
 
     /// Takes in the events `analysis` produced since the last call.
     pub fn add_events(&mut self, analysis: &Analysis) {
-        for event in analysis.events.get(self.events_seen..).unwrap_or_default() {
+        // The body of an error status is the error (shown in the raw view and the findings), not text.
+        let answered = answer_status(self.status);
+        for event in analysis.events.get(self.events_seen..).unwrap_or_default().iter().filter(|_| answered) {
             match &event.kind {
                 EventKind::Content(text) => {
                     self.text.push_str(text);
@@ -96,7 +98,7 @@ impl LiveView {
             }
         }
         self.events_seen = analysis.events.len();
-        self.figures = LiveFigures::of(analysis);
+        self.figures = LiveFigures::of(analysis, answered);
     }
 
     /// The view of a finished trace and its analysis (an import, or a run not drawn live).

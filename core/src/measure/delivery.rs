@@ -252,7 +252,7 @@ impl DeliveryStats {
     pub fn derive(trace: &Trace, analysis: &Analysis) -> DeliveryStats {
         let n_reads = trace.reads.len();
         let mut content_per_read = vec![0usize; n_reads];
-        for e in analysis.content_events() {
+        for e in analysis.content_events().filter(|_| trace.answered()) {
             if let Some(n) = content_per_read.get_mut(e.read_index) {
                 *n += 1;
             }

@@ -22,14 +22,15 @@ pub struct LiveFigures {
 }
 
 impl LiveFigures {
-    /// The figures of `analysis` as it stands.
-    pub fn of(analysis: &Analysis) -> LiveFigures {
+    /// The figures of `analysis` as it stands; `answered`: whether the response's status says its body
+    /// is an answer ([`crate::trace::answer_status`]), else it has no tokens.
+    pub fn of(analysis: &Analysis, answered: bool) -> LiveFigures {
         LiveFigures {
             ttfb_ms: analysis.first_read_ms,
-            ttft_ms: analysis.first_content_ms,
-            reasoning_ttft_ms: analysis.first_reasoning_ms,
+            ttft_ms: analysis.first_content_ms.filter(|_| answered),
+            reasoning_ttft_ms: analysis.first_reasoning_ms.filter(|_| answered),
             reads: analysis.reads,
-            content_events: analysis.content_event_count,
+            content_events: if answered { analysis.content_event_count } else { 0 },
             bytes: analysis.bytes,
         }
     }
@@ -48,10 +49,13 @@ mod tests {
         let chunk = |t: &str| format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{t}\"}}}}]}}\n\n");
         let mut reads = vec![(12.0, ": ping\n\n".to_string())];
         reads.extend((0..5).map(|i| (100.0 + 20.0 * i as f64, chunk("w"))));
-        let t = Trace::from_reads(200, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 190.0 });
-        let a = analyze(&t);
-        let (live, m) = (LiveFigures::of(&a), Metrics::derive(&t, &a));
-        assert_eq!((live.ttfb_ms, live.ttft_ms, live.reasoning_ttft_ms), (m.ttfb_ms, m.ttft_ms, m.reasoning_ttft_ms));
-        assert_eq!((live.reads, live.content_events, live.bytes), (m.reads, m.content_events, m.bytes));
+        for status in [200, 503] {
+            let t = Trace::from_reads(status, "text/event-stream", 5.0, reads.clone(), TraceEnd::Complete { at_ms: 190.0 });
+            let a = analyze(&t);
+            let (live, m) = (LiveFigures::of(&a, t.answered()), Metrics::derive(&t, &a));
+            assert_eq!((live.ttfb_ms, live.ttft_ms, live.reasoning_ttft_ms), (m.ttfb_ms, m.ttft_ms, m.reasoning_ttft_ms));
+            assert_eq!((live.reads, live.content_events, live.bytes), (m.reads, m.content_events, m.bytes));
+            assert_eq!(live.ttft_ms.is_some(), status == 200, "{status}");
+        }
     }
 }

@@ -92,15 +92,19 @@ pub struct Metrics {
 impl Metrics {
     /// Derives the metrics of a run from its trace and the analysis of that trace.
     pub fn derive(trace: &Trace, analysis: &Analysis) -> Metrics {
-        let content: Vec<f64> = analysis.content_events().map(|e| e.at_ms).collect();
+        // Read as tokens, a 502 page answered in 3 ms gave the fastest TTFT of a repeat, and of a sweep
+        // level where the proxy gave up.
+        let answered = trace.answered();
+        let content_events = || analysis.content_events().filter(move |_| answered);
+        let content: Vec<f64> = content_events().map(|e| e.at_ms).collect();
         let t_first = content.first().copied();
         let t_last = content.last().copied();
-        let mut reasoning = analysis.events.iter().filter(|e| matches!(e.kind, EventKind::Reasoning(_)));
+        let mut reasoning = analysis.events.iter().filter(|e| answered && matches!(e.kind, EventKind::Reasoning(_)));
         let reasoning_ttft_ms = reasoning.next().map(|e| e.at_ms);
         let reasoning_last_ms = reasoning.next_back().map(|e| e.at_ms).or(reasoning_ttft_ms);
 
         let usage = analysis.usage.as_ref();
-        let usage_n = usage.and_then(Usage::answer_tokens).filter(|&n| n > 0);
+        let usage_n = usage.and_then(Usage::answer_tokens).filter(|&n| n > 0 && answered);
         let reasoning_counted_in = reasoning_ttft_ms.is_some() && usage.is_some_and(|u| u.reasoning_tokens.is_none());
         let (n, source) = match usage_n {
             Some(n) if reasoning_counted_in => (n, Some(TokenCountSource::UsageWithReasoning)),
@@ -127,8 +131,7 @@ impl Metrics {
 
         let per_read = &analysis.messages_per_read;
         let (events_per_read_p50, events_per_read_p99) = per_read_p50_p99(per_read);
-        let mut content_reads: Vec<usize> =
-            analysis.content_events().map(|e| e.read_index).collect();
+        let mut content_reads: Vec<usize> = content_events().map(|e| e.read_index).collect();
         content_reads.dedup();
 
         Metrics {
@@ -152,7 +155,7 @@ impl Metrics {
             events_per_read_p50,
             events_per_read_p99,
             bytes: trace.body_bytes(),
-            content_chars: analysis.content_chars.max(analysis.text.chars().count()),
+            content_chars: if answered { analysis.content_chars.max(analysis.text.chars().count()) } else { 0 },
             output_tokens_per_s,
             e2e_tokens_per_s,
             cache: analysis
@@ -168,6 +171,7 @@ mod tests {
     use super::*;
     use crate::analysis::analyze;
     use crate::dialect::Dialect;
+    use crate::measure::delivery::DeliveryStats;
     use crate::measure::cache::CacheSource;
     use crate::trace::TraceEnd;
 
@@ -416,6 +420,20 @@ mod tests {
         let m = metrics(&sse_trace(reads));
         assert_eq!((m.tpot_n, m.tpot_n_source, m.tpot_ms), (Some(100), Some(TokenCountSource::Usage), Some(10.0)));
         assert_eq!(serde_json::to_value(TokenCountSource::UsageWithReasoning).unwrap(), "usage_with_reasoning");
+    }
+
+    #[test]
+    fn a_body_sent_with_an_error_status_carries_no_tokens() {
+        let page = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
+        let trace = |status| Trace::from_reads(status, "text/html", 2.0, [(2.6, page)], TraceEnd::Complete { at_ms: 3.0 });
+        let m = metrics(&trace(502));
+        assert_eq!((m.ttft_ms, m.tpot_n, m.content_events, m.content_reads, m.content_chars), (None, None, 0, 0, 0));
+        assert_eq!((m.ttfb_ms, m.total_ms, m.reads, m.bytes), (Some(2.6), Some(2.6), 1, page.len()), "the body's timing stays");
+        let d = DeliveryStats::derive(&trace(502), &analyze(&trace(502)));
+        assert_eq!((d.deliveries, d.content_events_per_read_max), (0, 0));
+        // The same text with 200 is the answer, as raw text.
+        let m = metrics(&trace(200));
+        assert_eq!((m.ttft_ms, m.content_events), (Some(2.6), 1));
     }
 
     #[test]
