@@ -22,10 +22,12 @@ pub struct Bin {
     pub content: u32,
     /// Reasoning events.
     pub reasoning: u32,
-    /// When the bin's first read, content event and reasoning event came, ms (0 while it has none):
-    /// where the chart draws them, exact for the first of each column rather than at the bin's start.
+    /// When the bin's first read came, ms (0 while it has none): where the chart draws the bin's reads,
+    /// exact for the first of each column rather than at the bin's start.
     pub first_read_ms: f64,
+    /// When the bin's first content event came, ms (0 while it has none): where the line steps up.
     pub first_content_ms: f64,
+    /// When the bin's first reasoning event came, ms (0 while it has none).
     pub first_reasoning_ms: f64,
 }
 

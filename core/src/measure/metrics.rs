@@ -171,8 +171,8 @@ mod tests {
     use super::*;
     use crate::analysis::analyze;
     use crate::dialect::Dialect;
-    use crate::measure::delivery::DeliveryStats;
     use crate::measure::cache::CacheSource;
+    use crate::measure::delivery::DeliveryStats;
     use crate::trace::TraceEnd;
 
     fn sse_trace(reads: Vec<(f64, String)>) -> Trace {
