@@ -25,6 +25,12 @@ async fn url_mistakes_show_before_sending_and_failures_offer_their_fix() {
         let (state, _) = page.report_element().await;
         assert_eq!(state.as_deref(), Some("idle"), "nothing was sent");
 
+        // A URL typed without http://: named with the scheme to add, before anything is sent (run, it
+        // would fail as a fetch of an unknown scheme).
+        page.open("url=localhost%3A8080%2Fv1%2Fchat%2Fcompletions").await;
+        let check = page.wait_for_testid_text("url-check-url_scheme", Duration::from_secs(15), |t| !t.is_empty()).await;
+        assert!(check.contains("http://localhost:8080/v1/chat/completions"), "the check gives the URL with its scheme: {check:?}");
+
         // A base without /v1: the run fails with missing_v1, one click fixes the base, the rerun streams.
         let base = page.lab_url("");
         page.open(&format!("base={}&model=streamscope-lab&max_tokens=5&run=1", encode_component(&base))).await;

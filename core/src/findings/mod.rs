@@ -72,6 +72,8 @@ string_enum! {
         MixedContent = "mixed_content",
         /// Whitespace in the URL.
         UrlWhitespace = "url_whitespace",
+        /// A URL that does not start with `http://` or `https://`.
+        UrlScheme = "url_scheme",
         /// A trailing slash or `//` in the path.
         TrailingSlash = "trailing_slash",
         /// The server answers but refuses CORS.

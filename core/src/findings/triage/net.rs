@@ -23,8 +23,8 @@ pub fn network_finding(trace: &Trace) -> Option<Finding> {
     };
     let reached = trace.probes.no_cors_reached?;
     let page = trace.request.page_protocol.as_deref();
-    if super::url::url_findings(&trace.request.url, page).iter().any(|f| f.code == FindingCode::MixedContent) {
-        // The browser blocked the probe as well: its result says nothing about the server.
+    if super::url::url_findings(&trace.request.url, page).iter().any(|f| matches!(f.code, FindingCode::MixedContent | FindingCode::UrlScheme)) {
+        // The browser blocked the probe as well (or sent it nowhere): its result says nothing about the server.
         return None;
     }
     let origin = origin_of(&trace.request.url);

@@ -5,7 +5,7 @@
 //! Codes: `doubled_v1` (`/v1/v1/`), `path_suffix` (an endpoint path such as `/chat/completions` given
 //! twice, or in a preset base), `mixed_content` (an `http:` URL from an `https:` page), `missing_v1` (a
 //! 404 where `{base}/v1/models` answered but `{base}/models` did not; needs the page's probes),
-//! `trailing_slash` and `url_whitespace` (warnings).
+//! `url_scheme` (no `http://` or `https://` in front), `trailing_slash` and `url_whitespace` (warnings).
 
 use serde_json::json;
 
@@ -22,6 +22,9 @@ pub const ENDPOINT_SUFFIXES: &[&str] = &["/chat/completions", "/completions", "/
 pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
     let mut out = Vec::new();
     if let Some(f) = whitespace(url, K::WhatRequestUrl) {
+        out.push(f);
+    }
+    if let Some(f) = missing_scheme(url) {
         out.push(f);
     }
     let parts = UrlParts::of(url);
@@ -221,6 +224,33 @@ fn repeated_suffix(path: &str) -> Option<(&'static str, &str)> {
     Some((last, &before[..before.len() - inner.len()]))
 }
 
+/// `url_scheme`: a URL that starts with a host (`localhost:8080/v1`, `api.example.com/v1`), not with
+/// `http://` or `https://`. The browser fetches the first as a URL of an unknown scheme (a network error
+/// before anything is sent, which would read as "nothing answered") and the second as a path on the
+/// page's own server. The fix adds the scheme: `http://` for a name without a dot, an IPv4 address or
+/// `[::1]` (a server on this machine or network), else `https://`. A URL that starts with `/` is a path on
+/// the page's server on purpose (the page deployed beside the API).
+fn missing_scheme(url: &str) -> Option<Finding> {
+    let url = url.trim();
+    if url.contains("://") {
+        return None;
+    }
+    let authority = &url[..url.find('/').unwrap_or(url.len())];
+    let host_end = if authority.starts_with('[') { authority.find(']').map_or(0, |i| i + 1) } else { authority.find(':').unwrap_or(authority.len()) };
+    let host = &authority[..host_end];
+    if !(host.contains('.') || host_end > 0 && host_end < authority.len() || host.eq_ignore_ascii_case("localhost")) {
+        return None;
+    }
+    let local = !host.contains('.') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let fixed = format!("{}://{url}", if local { "http" } else { "https" });
+    Some(
+        Finding::new(FindingCode::UrlScheme, Severity::Error, Text::msg(K::SchemeTitle), Text::msg(K::SchemeDetail).with("url", url))
+            .fix(Text::msg(K::SchemeFix).with("fixed", fixed.as_str()))
+            .evidence(json!({"suggested_url": fixed}))
+            .suggest(Suggestion::Url { url: fixed }),
+    )
+}
+
 /// `url_whitespace`: spaces, tabs or line breaks in a URL (pasted with the text around it); `what` names
 /// the URL (`request URL`, `base URL`).
 fn whitespace(url: &str, what: K) -> Option<Finding> {
@@ -373,6 +403,28 @@ mod tests {
         assert!(url_findings("https://gpu-box.lan/v1/chat/completions", Some("https:")).is_empty());
         for loopback in ["http://localhost:8000/x", "http://127.0.0.1:8000/x", "http://[::1]:8000/x", "http://user@localhost/x"] {
             assert!(url_findings(loopback, Some("https:")).is_empty(), "{loopback}");
+        }
+    }
+
+    #[test]
+    fn a_url_without_http_or_https_says_so_with_the_scheme_to_add() {
+        for (url, fixed) in [
+            ("localhost:8080/v1/chat/completions", "http://localhost:8080/v1/chat/completions"),
+            ("127.0.0.1:8000/v1/chat/completions", "http://127.0.0.1:8000/v1/chat/completions"),
+            ("gpu-box:8000/v1", "http://gpu-box:8000/v1"),
+            ("[::1]:8000/v1", "http://[::1]:8000/v1"),
+            ("api.openai.com/v1/chat/completions", "https://api.openai.com/v1/chat/completions"),
+            (" api.openai.com/v1 ", "https://api.openai.com/v1"),
+        ] {
+            let f: Vec<Finding> = url_findings(url, None).into_iter().filter(|f| f.code != FindingCode::UrlWhitespace).collect();
+            assert_eq!(codes(&f), [FindingCode::UrlScheme], "{url}");
+            assert_eq!(f[0].severity, Severity::Error);
+            assert_eq!(f[0].evidence["suggested_url"], fixed, "{url}");
+            assert_eq!(f[0].suggestion, Some(Suggestion::Url { url: fixed.into() }), "{url}");
+        }
+        // With a scheme, or a path on the page's own server (on purpose, or the server answers 404).
+        for fine in ["HTTPS://api.openai.com/v1", "ftp://files.example.com/x", "/v1/chat/completions", "v1/chat/completions", ""] {
+            assert!(!codes(&url_findings(fine, None)).contains(&FindingCode::UrlScheme), "{fine}");
         }
     }
 

@@ -35,5 +35,8 @@ pub fn template(key: K) -> &'static str {
         K::MissingV1Detail => "The request got 404. {base}/models did not answer ({without}) but {url} did (HTTP {status}): this server's API lives under /v1.",
         K::MissingV1NoResponse => "no response",
         K::MissingV1Fix => "Use the base URL {base} (the request then goes to {url}).",
+        K::SchemeTitle => "The URL does not start with http:// or https://",
+        K::SchemeDetail => "{url} has no http:// or https:// in front. A browser fetches only those: it refuses localhost:8080/… as a URL of an unknown scheme (\"Failed to fetch\", before anything is sent), and reads api.example.com/… as a path on this page's own server.",
+        K::SchemeFix => "Write the scheme in front: {fixed}",
     }
 }

@@ -33,5 +33,8 @@ key_group! {
         MissingV1Detail,
         MissingV1NoResponse,
         MissingV1Fix,
+        SchemeTitle,
+        SchemeDetail,
+        SchemeFix,
     }
 }

@@ -36,5 +36,8 @@ pub fn template(key: K) -> &'static str {
         K::MissingV1Detail => "请求得到了 404。{base}/models 没有正常应答（{without}），但 {url} 正常应答了（HTTP {status}）：这个服务端的 API 在 /v1 下面。",
         K::MissingV1NoResponse => "没有响应",
         K::MissingV1Fix => "把 Base URL 改成 {base}（请求随后会发往 {url}）。",
+        K::SchemeTitle => "URL 没有以 http:// 或 https:// 开头",
+        K::SchemeDetail => "{url} 前面没有 http:// 或 https://。浏览器只会请求这两种 URL：localhost:8080/… 会被当作未知协议的 URL 拒绝（“Failed to fetch”，请求根本不会发出），api.example.com/… 则会被当成本页面所在服务器上的一个路径。",
+        K::SchemeFix => "在前面写上协议：{fixed}",
     }
 }
