@@ -228,8 +228,8 @@ fn repeated_suffix(path: &str) -> Option<(&'static str, &str)> {
 /// `http://` or `https://`. The browser fetches the first as a URL of an unknown scheme (a network error
 /// before anything is sent, which would read as "nothing answered") and the second as a path on the
 /// page's own server. The fix adds the scheme: `http://` for a name without a dot, an IPv4 address or
-/// `[::1]` (a server on this machine or network), else `https://`. A URL that starts with `/` is a path on
-/// the page's server on purpose (the page deployed beside the API).
+/// `[::1]` (a server on this machine or network), else `https://`. A URL that starts with `/` or `.` is a
+/// path on the page's server on purpose (the page deployed beside the API).
 fn missing_scheme(url: &str) -> Option<Finding> {
     let url = url.trim();
     if url.contains("://") {
@@ -238,7 +238,8 @@ fn missing_scheme(url: &str) -> Option<Finding> {
     let authority = &url[..url.find('/').unwrap_or(url.len())];
     let host_end = if authority.starts_with('[') { authority.find(']').map_or(0, |i| i + 1) } else { authority.find(':').unwrap_or(authority.len()) };
     let host = &authority[..host_end];
-    if !(host.contains('.') || host_end > 0 && host_end < authority.len() || host.eq_ignore_ascii_case("localhost")) {
+    let names_a_host = host.contains('.') || host_end > 0 && host_end < authority.len() || host.eq_ignore_ascii_case("localhost");
+    if !names_a_host || host.starts_with('.') {
         return None;
     }
     let local = !host.contains('.') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
@@ -423,7 +424,7 @@ mod tests {
             assert_eq!(f[0].suggestion, Some(Suggestion::Url { url: fixed.into() }), "{url}");
         }
         // With a scheme, or a path on the page's own server (on purpose, or the server answers 404).
-        for fine in ["HTTPS://api.openai.com/v1", "ftp://files.example.com/x", "/v1/chat/completions", "v1/chat/completions", ""] {
+        for fine in ["HTTPS://api.openai.com/v1", "ftp://files.example.com/x", "/v1/chat/completions", "v1/chat/completions", "./v1/chat/completions", "../v1", ""] {
             assert!(!codes(&url_findings(fine, None)).contains(&FindingCode::UrlScheme), "{fine}");
         }
     }
