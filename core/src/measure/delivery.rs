@@ -252,7 +252,9 @@ impl DeliveryStats {
     pub fn derive(trace: &Trace, analysis: &Analysis) -> DeliveryStats {
         let n_reads = trace.reads.len();
         let mut content_per_read = vec![0usize; n_reads];
-        for e in analysis.content_events().filter(|_| trace.answered()) {
+        // The body of an error status delivers no content (`Trace::answered`).
+        let answered = trace.answered();
+        for e in analysis.content_events().filter(|_| answered) {
             if let Some(n) = content_per_read.get_mut(e.read_index) {
                 *n += 1;
             }
