@@ -135,10 +135,11 @@ pub fn Timeline(session: Session) -> impl IntoView {
             <h2>{word(K::Timeline)}</h2>
             <TimelineChart live=live marks=marks held=held span_ms=Signal::derive(|| None) playing=playing testid="timeline" />
             <p class="legend">
-                <span class="key key-read"></span>{word(K::LegendRead)}
-                <span class="key key-content"></span>{word(K::LegendContent)}
-                <span class="key key-reasoning"></span>{word(K::LegendReasoning)}
-                <span class="key key-held"></span>{word(K::LegendHeld)}
+                // A swatch and its words in one item, so that a narrow window never wraps between them.
+                <span><span class="key key-read"></span>{word(K::LegendRead)}</span>
+                <span><span class="key key-content"></span>{word(K::LegendContent)}</span>
+                <span><span class="key key-reasoning"></span>{word(K::LegendReasoning)}</span>
+                <span><span class="key key-held"></span>{word(K::LegendHeld)}</span>
             </p>
         </section>
     }
