@@ -265,11 +265,12 @@ pub struct Trace {
     pub kept_bytes_cache: KeptBytes,
 }
 
-/// Whether a body sent with `status` is an answer: a success status (2xx) or none known. A body sent
-/// with an error status (a proxy's HTML error page, a plain-text message) is the error, never tokens: no
-/// TTFT, no content events, no delivery of content, live or in the report ([`crate::measure`]).
+/// Whether a body sent with `status` is an answer: a status below 400, or none known. A body sent with an
+/// error status (400 and up: a proxy's HTML error page, a plain-text message) is the error, never tokens:
+/// no TTFT, no content events, no delivery of content, live or in the report ([`crate::measure`]); and
+/// the run failed ([`crate::verdict::is_failed`]). The one definition of an error status for both.
 pub fn answer_status(status: Option<u16>) -> bool {
-    status.is_none_or(|s| (200..300).contains(&s))
+    status.is_none_or(|s| s < 400)
 }
 
 impl Trace {

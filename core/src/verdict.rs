@@ -194,7 +194,7 @@ pub fn released_on_a_timer(metrics: &Metrics, delivery: &DeliveryStats) -> bool 
 /// Whether the run failed: not ended complete, HTTP status 400 or above, or no content at all.
 pub fn is_failed(trace: &Trace, metrics: &Metrics) -> bool {
     !matches!(trace.end, Some(TraceEnd::Complete { .. }))
-        || trace.status.is_some_and(|s| s >= 400)
+        || !trace.answered()
         || metrics.content_events == 0
 }
 

@@ -351,7 +351,7 @@ impl<'a> RunFacts<'a> {
             metrics,
             delivery,
             verdict,
-            http_failed: trace.status.is_some_and(|s| s >= 400),
+            http_failed: !trace.answered(),
             complete: matches!(trace.end, Some(TraceEnd::Complete { .. })),
             probed_network: matches!(trace.end, Some(TraceEnd::NetworkError { .. }))
                 && triage::net::network_finding(trace).is_some(),
