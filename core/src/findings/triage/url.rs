@@ -192,13 +192,18 @@ impl<'a> UrlParts<'a> {
             }
             None => ("", "", 0),
         };
-        let authority = after_scheme.rsplit('@').next().unwrap_or(after_scheme);
-        let host = if authority.starts_with('[') {
-            authority.find(']').map_or(authority, |end| &authority[..=end])
-        } else {
-            authority.split(':').next().unwrap_or(authority)
-        };
-        UrlParts { scheme, host, origin: &before[..origin_len], path: &before[origin_len..], rest }
+        UrlParts { scheme, host: host_of(after_scheme), origin: &before[..origin_len], path: &before[origin_len..], rest }
+    }
+}
+
+/// The host of an authority (`user@host:port`): without the user and the port; an IPv6 host with its
+/// brackets (`[::1]`).
+fn host_of(authority: &str) -> &str {
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    if authority.starts_with('[') {
+        authority.find(']').map_or(authority, |end| &authority[..=end])
+    } else {
+        authority.split(':').next().unwrap_or(authority)
     }
 }
 
@@ -236,9 +241,10 @@ fn missing_scheme(url: &str) -> Option<Finding> {
         return None;
     }
     let authority = &url[..url.find('/').unwrap_or(url.len())];
-    let host_end = if authority.starts_with('[') { authority.find(']').map_or(0, |i| i + 1) } else { authority.find(':').unwrap_or(authority.len()) };
-    let host = &authority[..host_end];
-    let names_a_host = host.contains('.') || host_end > 0 && host_end < authority.len() || host.eq_ignore_ascii_case("localhost");
+    let host = host_of(authority);
+    // A dot, a port after the host, or `localhost`: a host, not the first segment of a relative path.
+    let with_port = !host.is_empty() && authority.split_once(host).is_some_and(|(_, after)| after.starts_with(':'));
+    let names_a_host = host.contains('.') || with_port || host.eq_ignore_ascii_case("localhost");
     if !names_a_host || host.starts_with('.') {
         return None;
     }
