@@ -10,6 +10,8 @@
 //!
 //! Needs a built page (`trunk build --release`), chromium and chromium-driver.
 
+use std::time::Duration;
+
 use serde_json::Value;
 use streamscope_e2e::{encode_component, with_page, Check, Outcomes, Page, REPORT_LIMIT};
 
@@ -117,6 +119,9 @@ async fn every_failure_is_named() {
         check.that(r["ttft_ms"].is_null() && r["content_events"] == 0, || format!("ttft_ms {} content_events {}", r["ttft_ms"], r["content_events"]));
         let answer = page.testid_text("answer-text").await.unwrap_or_default();
         check.that(answer.trim().is_empty(), || format!("the error page shown as the answer: {answer}"));
+        // ...and the answer's place says why it is empty rather than staying blank.
+        let none = page.wait_for_testid_text("answer-none", Duration::from_secs(5), |t| t.contains("HTTP 502")).await;
+        check.that(none.contains("Raw stream"), || format!("answer-none: {none:?}"));
         outcomes.add(check);
 
         // --- keys -----------------------------------------------------------------------------------

@@ -5,11 +5,13 @@
 use leptos::html::{Div, Pre};
 use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
+use streamscope_core::i18n::Text;
+use streamscope_core::measure::NoAnswer;
 
-use super::lang::word;
+use super::lang::{use_lang, word};
 use super::live_view::LiveView;
 use super::replay::{text_len_at, Replay, ReplayButton};
-use super::session::Session;
+use super::session::{RunState, Session};
 
 /// Content text and reasoning text.
 #[component]
@@ -27,6 +29,17 @@ pub fn TextView(session: Session) -> impl IntoView {
         None => (&l.text, l.text.len()),
     });
     append_as_it_grows(reasoning, session, |l| (&l.reasoning, l.reasoning.len()));
+    // A finished run without answer text says why in its place (the text itself stays empty).
+    let no_answer = move || {
+        let ended = matches!(session.state.get(), RunState::Done | RunState::Error);
+        let why = session.live.with(|l| l.text.is_empty().then(|| l.figures.no_answer(l.status)).flatten());
+        let text = match why.filter(|_| ended)? {
+            NoAnswer::ErrorStatus(status) => Text::msg(K::AnswerNoneStatus).with("status", status.to_string()),
+            NoAnswer::NoContent => Text::msg(K::AnswerNoneText),
+            NoAnswer::NothingArrived => Text::msg(K::AnswerNoneNothing),
+        };
+        Some(view! { <p class="answer-none" data-testid="answer-none">{text.render(use_lang())}</p> })
+    };
     view! {
         <section class="card text" aria-label=word(K::Answer)>
             <div class="card-head">
@@ -37,6 +50,7 @@ pub fn TextView(session: Session) -> impl IntoView {
                 <summary>{word(K::Reasoning)}</summary>
                 <pre node_ref=reasoning data-testid="reasoning-text"></pre>
             </details>
+            {no_answer}
             <div node_ref=answer class="answer" class:replaying=move || replay.position_ms.get().is_some() data-testid="answer-text"></div>
         </section>
     }

@@ -3,6 +3,7 @@
 //! when the run ends.
 
 use crate::analysis::Analysis;
+use crate::trace::answer_status;
 
 /// Live TTFB, TTFT and counts of a run in progress.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -34,6 +35,28 @@ impl LiveFigures {
             bytes: analysis.bytes,
         }
     }
+
+    /// Why a run that ended with these figures and HTTP `status` has no answer to show, or `None` when
+    /// content arrived: what the answer's place says instead of staying blank.
+    pub fn no_answer(&self, status: Option<u16>) -> Option<NoAnswer> {
+        match status {
+            Some(s) if !answer_status(status) => Some(NoAnswer::ErrorStatus(s)),
+            _ if self.content_events > 0 => None,
+            _ if self.reads == 0 => Some(NoAnswer::NothingArrived),
+            _ => Some(NoAnswer::NoContent),
+        }
+    }
+}
+
+/// Why a finished run shows no answer text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// The response came with an error status: its body (in the raw view) is not an answer.
+    ErrorStatus(u16),
+    /// A body arrived without any content in it (only reasoning, keep-alives, or what no dialect reads).
+    NoContent,
+    /// No body byte arrived.
+    NothingArrived,
 }
 
 #[cfg(test)]
@@ -57,5 +80,23 @@ mod tests {
             assert_eq!((live.reads, live.content_events, live.bytes), (m.reads, m.content_events, m.bytes));
             assert_eq!(live.ttft_ms.is_some(), status == 200, "{status}");
         }
+    }
+
+    /// A finished run without answer text says which of the three reasons it was.
+    #[test]
+    fn no_answer_names_the_error_status_an_empty_stream_or_nothing() {
+        let content = "data: {\"choices\":[{\"delta\":{\"content\":\"w\"}}]}\n\n".to_string();
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string();
+        let figures = |status: u16, reads: Vec<(f64, String)>| {
+            let t = Trace::from_reads(status, "text/event-stream", 5.0, reads, TraceEnd::Complete { at_ms: 50.0 });
+            LiveFigures::of(&analyze(&t), t.answered())
+        };
+        assert_eq!(figures(200, vec![(10.0, content.clone())]).no_answer(Some(200)), None);
+        assert_eq!(figures(200, vec![(10.0, content.clone())]).no_answer(None), None);
+        assert_eq!(figures(502, vec![(10.0, content)]).no_answer(Some(502)), Some(NoAnswer::ErrorStatus(502)));
+        assert_eq!(figures(429, vec![]).no_answer(Some(429)), Some(NoAnswer::ErrorStatus(429)));
+        assert_eq!(figures(200, vec![(10.0, role)]).no_answer(Some(200)), Some(NoAnswer::NoContent));
+        assert_eq!(figures(200, vec![]).no_answer(Some(200)), Some(NoAnswer::NothingArrived));
+        assert_eq!(LiveFigures::default().no_answer(None), Some(NoAnswer::NothingArrived));
     }
 }

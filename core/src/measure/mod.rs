@@ -16,5 +16,5 @@ pub mod metrics;
 pub use cache::{CacheSource, CacheStats};
 pub use cadence::ReleaseCadence;
 pub use delivery::{Delivery, DeliveryStats};
-pub use live::LiveFigures;
+pub use live::{LiveFigures, NoAnswer};
 pub use metrics::{Metrics, TokenCountSource};

@@ -49,6 +49,11 @@ key_group! {
         /// The answer (`text_view.rs`).
         Answer,
         Reasoning,
+        /// Said in the answer's place when a finished run showed no answer text: the body came with an
+        /// error status (`{status}`: `502`), a body arrived without content, nothing arrived.
+        AnswerNoneStatus,
+        AnswerNoneText,
+        AnswerNoneNothing,
         /// The raw view (`raw_view.rs`): the section, its summary around the read count, the pager.
         RawSection,
         RawSummaryHead,
