@@ -9,7 +9,9 @@
 //! 2. a relay that holds the response headers until the first body byte, in front of a server that
 //!    answers at once and makes its first token at 300 ms: `headers_held` (info), still `streaming`;
 //! 3. a server that resets the connection after 10 tokens, directly and through nginx: `failed` with
-//!    `network_error` and `truncated` (how many token events came, and when).
+//!    `network_error` and `truncated` (how many token events came, and when);
+//! 4. a short answer whose start was held and whose rest came in one more delivery 90 ms later:
+//!    `buffered`, by its held start; traps: a fast model's first read, an engine writing 8 events at once.
 //!
 //! Needs a built page (`trunk build --release`), chromium, chromium-driver and nginx.
 
@@ -106,6 +108,41 @@ async fn a_relay_flushing_every_250ms_is_buffered_and_its_look_alikes_stream() {
         let transparent = relay(RelayPolicy::default());
         let report = run(&page, &via(transparent, "tokens=50&cadence_ms=20&first_ms=300&stamp=0")).await;
         outcomes.add(healthy("transparent relay, 20 ms tokens", &report, 50));
+
+        outcomes.finish();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_answer_held_at_its_start_is_buffered_and_its_look_alikes_stream() {
+    with_page(|page: Page| async move {
+        warm_up(&page).await;
+        let mut outcomes = Outcomes::new();
+        let lab = |params: &str| page.lab_url(&format!("/v1/chat/completions?{params}"));
+
+        // Tokens every 10 ms from 300 ms, held and let through at 500 ms and at the end (590 ms): two
+        // bursts, 21 and 9 events, whose one gap is cut short by the end of the answer.
+        let report = run(&page, &lab("tokens=30&cadence_ms=10&first_ms=300&mode=bursts&stamp=0")).await;
+        let mut check = Check::new("short answer, start held until 500 ms, no timestamps", &report);
+        check.verdict("buffered").finding("bursts");
+        let evidence = &finding(&report, "bursts")["evidence"];
+        let signals = evidence["signals"].as_array().cloned().unwrap_or_default();
+        check.that(signals.iter().any(|s| s == "held_start"), || format!("signals {signals:?}"));
+        let held = evidence["held_start_ms"].as_f64();
+        check.that(held.is_some_and(|h| (150.0..=260.0).contains(&h)), || format!("held_start_ms {held:?}"));
+        check.that(report["content_events"] == 30, || "not 30 content events".into());
+        // Only the wait before the first delivery is drawn as held.
+        let spans = page.testid_count("timeline-held").await;
+        check.that(spans == 1, || format!("{spans} held spans drawn"));
+        outcomes.add(check);
+
+        // Traps: a fast model whose first read may merge a few ms of tokens, and an engine that writes
+        // 8 events at once every 80 ms.
+        let report = run(&page, &lab("tokens=400&cadence_ms=0.5&first_ms=300&stamp=0")).await;
+        outcomes.add(healthy("fast model, a token every 0.5 ms", &report, 400));
+        let report = run(&page, &lab("tokens=40&batch=8&cadence_ms=10&first_ms=300&stamp=0")).await;
+        outcomes.add(healthy("engine writing 8 events at once every 80 ms", &report, 40));
 
         outcomes.finish();
     })

@@ -28,6 +28,18 @@
 //!     timestamps show it wrote each delivery's events together (their spread inside a delivery under
 //!     [`CADENCE_SERVER_SPREAD_SHARE_MAX`] (20%) of the period: an engine's own micro-batching, not the
 //!     path). Small bursts do not escape this rule: 3 tokens every 250 ms is a timer, not a hiccup;
+//!   - **held_start** (timing alone, for a path that held the start of a short answer and let the rest
+//!     through in one or two more deliveries, too few for the bursts signal's typical gap; checked only
+//!     when no other signal fired): at least [`BURST_SHARE_MIN`] (half) of the content events arrived in
+//!     bursts (one stall at the start, a lost segment sent again, and then a flowing stream is not
+//!     enough), the first content delivery is a burst of at least
+//!     [`HELD_START_MIN_EVENTS`] (8) content events, at least [`HELD_START_MIN_LATER_EVENTS`] (2) content
+//!     events came after it, and at the pace those later events came (their span over their count) the
+//!     first delivery's events took at least [`BURST_GAP_MIN_MS`] (150 ms) to make: `(events - 1) x pace`,
+//!     the least time its first token can have waited. A fast model whose first read merged a few ms of
+//!     tokens has a pace of a ms or less (20 events, 10 ms); an engine writing K events at once every
+//!     K tokens' time makes `(K - 1) x pace`, less than its own period, so only a period of 150 ms or
+//!     more fires, where the bursts and release-cadence signals fire too;
 //!   - **buffer_sized_reads**: at least half of the content arrived in bursts and at least 2 reads were
 //!     of a standard buffer size (4/8/16/32/64 KiB) or at least 3 reads cut inside a line share one size,
 //!     and those reads are at least [`SIZED_READS_SHARE_MIN`] (a quarter) of the reads that carried
@@ -108,6 +120,9 @@ pub enum BufferedSignal {
     BufferSizedReads,
     /// Deliveries came on a regular clock much slower than the tokens, several events each.
     ReleaseCadence,
+    /// The first delivery carried a backlog: more of the answer than the rest of the stream's pace makes
+    /// in the time a hiccup lasts.
+    HeldStart,
 }
 
 impl BufferedSignal {
@@ -118,6 +133,7 @@ impl BufferedSignal {
             BufferedSignal::HoldTimes => "hold_times",
             BufferedSignal::BufferSizedReads => "buffer_sized_reads",
             BufferedSignal::ReleaseCadence => "release_cadence",
+            BufferedSignal::HeldStart => "held_start",
         }
     }
 }
@@ -191,6 +207,48 @@ pub fn released_on_a_timer(metrics: &Metrics, delivery: &DeliveryStats) -> bool 
             .is_some_and(|period| server_wrote_releases_together(c, period) != Some(true))
 }
 
+/// Content events the first delivery must carry for the held-start signal: more than an engine's
+/// speculative or multi-token step writes at once.
+pub const HELD_START_MIN_EVENTS: usize = 8;
+
+/// Content events after the first delivery that the held-start signal needs to tell the stream's pace.
+pub const HELD_START_MIN_LATER_EVENTS: usize = 2;
+
+/// A start of the answer held back (the held-start signal, see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldStart {
+    /// When the first content delivery came.
+    pub at_ms: f64,
+    /// Content events it carried.
+    pub events: usize,
+    /// The pace of the content after it: their span divided by their count, ms per event.
+    pub pace_ms: f64,
+    /// The least time its first event waited at that pace: `(events - 1) x pace_ms`.
+    pub held_ms: f64,
+}
+
+/// The held start of a run whose first content delivery carried a backlog (see the module docs), or
+/// `None`.
+pub fn held_start(metrics: &Metrics, delivery: &DeliveryStats) -> Option<HeldStart> {
+    let first = delivery.bursts.first()?;
+    let (ttft, last) = (metrics.ttft_ms?, metrics.last_content_ms?);
+    // The first burst must be the first content delivery: the one that brought the first token.
+    let first_delivery = first.start_ms <= ttft && ttft <= first.end_ms;
+    let later = metrics.content_events.saturating_sub(first.events);
+    if !first_delivery
+        || metrics.content_events < BUFFERED_MIN_CONTENT_EVENTS
+        || delivery.burst_event_share.unwrap_or(0.0) < BURST_SHARE_MIN
+        || first.events < HELD_START_MIN_EVENTS
+        || later < HELD_START_MIN_LATER_EVENTS
+        || last <= first.end_ms
+    {
+        return None;
+    }
+    let pace_ms = (last - first.end_ms) / later as f64;
+    let held_ms = (first.events - 1) as f64 * pace_ms;
+    (held_ms >= BURST_GAP_MIN_MS).then_some(HeldStart { at_ms: first.start_ms, events: first.events, pace_ms, held_ms })
+}
+
 /// Whether the run failed: not ended complete, HTTP status 400 or above, or no content at all.
 pub fn is_failed(trace: &Trace, metrics: &Metrics) -> bool {
     !matches!(trace.end, Some(TraceEnd::Complete { .. }))
@@ -243,6 +301,9 @@ pub fn buffered_signals(
     }
     if out.is_empty() && released_on_a_timer(metrics, delivery) {
         out.push(BufferedSignal::ReleaseCadence);
+    }
+    if out.is_empty() && held_start(metrics, delivery).is_some() {
+        out.push(BufferedSignal::HeldStart);
     }
     out
 }
@@ -755,6 +816,47 @@ mod tests {
         let mut t = ended(bursts(5, 20, 400.0));
         t.end = Some(TraceEnd::Cancelled { at_ms: 3000.0 });
         assert_eq!(verdict(&t), Verdict::Failed);
+    }
+
+    /// A short answer's start held 500 ms, the rest let through 90 ms later: two bursts, the only gap
+    /// between them cut short by the end of the answer (regression: a compare called it `streaming`
+    /// with a TTFT 200 ms later than the direct path's).
+    #[test]
+    fn a_short_answer_held_at_its_start_is_buffered() {
+        let t = ended(vec![(500.0, content("t").repeat(21)), (590.0, content("t").repeat(9))]);
+        assert_eq!(verdict(&t), Verdict::Buffered);
+        assert_eq!(signals(&t), vec![BufferedSignal::HeldStart]);
+        let a = analyze(&t);
+        let held = held_start(&Metrics::derive(&t, &a), &DeliveryStats::derive(&t, &a)).expect("held start");
+        assert_eq!((held.events, held.at_ms), (21, 500.0));
+        assert!((held.pace_ms - 10.0).abs() < 1e-9 && (held.held_ms - 200.0).abs() < 1e-9, "{held:?}");
+    }
+
+    #[test]
+    fn a_start_held_once_and_then_streamed_is_one_stall_not_a_held_start() {
+        // 20 events at once, then most of the answer a token per read every 20 ms: a segment lost at the
+        // start and sent again after the retransmission time-out looks the same.
+        let mut reads = vec![(500.0, content("t").repeat(20))];
+        reads.extend((1..=30).map(|i| (500.0 + 20.0 * i as f64, content("t"))));
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+    }
+
+    #[test]
+    fn a_first_read_that_merged_a_fast_model_or_one_engine_step_is_no_held_start() {
+        // 20 events merged in the first read of a model making one every 0.5 ms: 9.5 ms of output.
+        let mut reads = vec![(300.0, content("t").repeat(20))];
+        reads.extend((1..=200).map(|i| (300.0 + 0.5 * i as f64, content("t"))));
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+        // An engine writing 8 events at once every 80 ms (10 ms a token): its first write is 70 ms of output.
+        let reads: Vec<(f64, String)> = (0..5).map(|i| (300.0 + 80.0 * i as f64, content("t").repeat(8))).collect();
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+        // 7 events at once, then a slow stream: fewer than an engine step may hold.
+        let mut reads = vec![(500.0, content("t").repeat(7))];
+        reads.extend((1..=20).map(|i| (500.0 + 50.0 * i as f64, content("t"))));
+        assert_eq!(verdict(&ended(reads)), Verdict::Streaming);
+        // A first token alone, then a burst: the first delivery is no burst.
+        let reads = vec![(300.0, content("t")), (400.0, content("t").repeat(20)), (450.0, content("t").repeat(5))];
+        assert!(!signals(&ended(reads)).contains(&BufferedSignal::HeldStart));
     }
 
     #[test]

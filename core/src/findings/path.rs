@@ -35,7 +35,7 @@ use crate::i18n::keys::PathKey as K;
 use crate::i18n::{Lang, Text};
 use crate::text::ms as fmt_ms;
 use crate::verdict::{
-    buffered_signals, server_wrote_releases_together, steady_release_period_ms, BufferedSignal, Verdict,
+    buffered_signals, held_start, server_wrote_releases_together, steady_release_period_ms, BufferedSignal, Verdict,
 };
 use crate::wire::Framing;
 
@@ -117,6 +117,16 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
         detail =
             detail.then(Text::msg(K::BurstsCommonSize).count("n", sizes.common_reads).with("size", size.to_string()));
     }
+    let start = fired.contains(&BufferedSignal::HeldStart).then(|| held_start(metrics, delivery)).flatten();
+    if let Some(h) = start {
+        detail = detail.then(
+            Text::msg(K::BurstsHeldStart)
+                .with("at", fmt_ms(h.at_ms))
+                .with("events", h.events.to_string())
+                .with("pace", fmt_ms(h.pace_ms))
+                .with("held", fmt_ms(h.held_ms)),
+        );
+    }
     if let Some(h) = delivery.hold_ms {
         detail = detail.then(
             Text::msg(K::BurstsHold).with("max", fmt_ms(h.max)).with("median", fmt_ms(h.p50)).with("high", fmt_ms(h.p90)),
@@ -145,6 +155,8 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
                 "release_regular_share": cadence.regular_share,
                 "events_per_release_mean": cadence.events_per_release_mean,
                 "releases": cadence.releases,
+                "held_start_ms": start.map(|h| h.held_ms),
+                "held_start_pace_ms": start.map(|h| h.pace_ms),
             })),
     )
 }
@@ -521,6 +533,24 @@ mod tests {
         assert_eq!(f.evidence["release_period_ms"], 250.0);
         assert!(f.detail.contains("one every 250 ms"), "{}", f.detail);
         assert!(f.fix.unwrap().contains("flushInterval"));
+    }
+
+    #[test]
+    fn bursts_finding_for_a_held_start_says_how_long_the_first_events_waited() {
+        // 21 tokens at once at 500 ms, the last 9 at 590 ms: a short answer whose start was held.
+        let burst = |n: usize| (0..n).map(|_| content("t")).collect::<String>();
+        let t = sse(10.0, vec![(500.0, burst(21)), (590.0, burst(9) + &done())]);
+        assert_eq!(report(&t).verdict, Verdict::Buffered);
+        let f = find(&t, FindingCode::Bursts).expect("bursts");
+        assert_eq!(f.evidence["signals"], json!(["held_start"]));
+        assert_eq!(f.evidence["held_start_ms"], 200.0);
+        assert_eq!(f.evidence["held_start_pace_ms"], 10.0);
+        assert!(
+            f.detail.contains("500 ms, 21 events in one delivery") && f.detail.contains("had waited at least 200 ms"),
+            "{}",
+            f.detail
+        );
+        assert!(find(&buffered(), FindingCode::Bursts).unwrap().evidence["held_start_ms"].is_null());
     }
 
     #[test]

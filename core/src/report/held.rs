@@ -1,7 +1,7 @@
 //! Which spans of a run a reader is shown as content held back (the timeline's shading and ▼ marks).
 
 use super::Report;
-use crate::verdict::{buffered_signals, is_collected};
+use crate::verdict::{buffered_signals, is_collected, BufferedSignal};
 
 impl Report {
     /// The spans `(from_ms, to_ms)` where content was held back: the silence before each listed burst,
@@ -13,11 +13,15 @@ impl Report {
     /// the first token. Shading those would say "held back" where the verdict says `streaming`
     /// (regression: a server writing 4 events every 20 ms had its whole chart shaded).
     pub fn held_spans_ms(&self) -> Vec<(f64, f64)> {
-        let held = is_collected(&self.metrics) || !buffered_signals(&self.metrics, &self.delivery, self.framing).is_empty();
-        if !held {
+        let signals = buffered_signals(&self.metrics, &self.delivery, self.framing);
+        let collected = is_collected(&self.metrics);
+        if !collected && signals.is_empty() {
             return Vec::new();
         }
-        self.delivery.bursts.iter().map(|b| (b.start_ms - b.gap_before_ms, b.start_ms)).collect()
+        // A held start says only the first delivery waited: the later ones are the stream's own rhythm.
+        let only_the_start = !collected && signals == [BufferedSignal::HeldStart];
+        let listed = if only_the_start { &self.delivery.bursts[..1] } else { &self.delivery.bursts[..] };
+        listed.iter().map(|b| (b.start_ms - b.gap_before_ms, b.start_ms)).collect()
     }
 }
 
@@ -50,6 +54,17 @@ mod tests {
         assert_eq!(spans.len(), 5);
         assert_eq!(spans[0], (50.0, 500.0), "held from the response headers");
         assert_eq!(spans[1], (500.0, 900.0));
+    }
+
+    #[test]
+    fn a_held_start_shades_the_wait_before_the_first_delivery_only() {
+        let mut reads = writes(1, 21, 0.0);
+        reads.extend(writes(1, 4, 0.0).into_iter().map(|(t, b)| (t + 40.0, b)));
+        reads.extend(writes(1, 5, 0.0).into_iter().map(|(t, b)| (t + 90.0, b)));
+        let r = report(reads, None);
+        assert_eq!(r.verdict, Verdict::Buffered);
+        assert_eq!(r.delivery.bursts.len(), 3);
+        assert_eq!(r.held_spans_ms(), vec![(50.0, 500.0)]);
     }
 
     #[test]

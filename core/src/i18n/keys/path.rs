@@ -13,6 +13,7 @@ key_group! {
         BurstsBufferSized,
         BurstsCommonSize,
         BurstsHold,
+        BurstsHeldStart,
         BurstsEnd,
         BurstsFix,
         BurstsFixTimer,

@@ -14,6 +14,7 @@ pub fn template(key: PathKey) -> &'static str {
         PathKey::BurstsBufferSized => "{n} 次读取的大小都是 {size} 字节，正好是常见的缓冲区大小。",
         PathKey::BurstsCommonSize => "{n} 次读取的大小相同（{size} 字节），切口落在事件中间。",
         PathKey::BurstsHold => "服务端的时间戳显示，事件最多被扣住 {max}（中位数 {median}，p90 {high}）。",
+        PathKey::BurstsHeldStart => "第一批内容在 {at} 到达，一次送来 {events} 个事件；之后的内容大约每 {pace} 一个，所以这批里的第一个事件至少等了 {held} 才被放行：回答的开头被扣住了。",
         PathKey::BurstsEnd => "第一个 token 在 {ttft} 到达。模型和浏览器之间有某一层把流扣住，攒成一块一块地放出来。",
         PathKey::BurstsFix => "关掉模型服务端到浏览器之间每一层的响应缓冲：nginx 在流式接口的 location 里写 `proxy_buffering off;`（或让上游返回 `X-Accel-Buffering: no`），不要对 text/event-stream 做 gzip；CDN、网关、负载均衡器也照此逐个检查（每一层分别用 curl -N 测）。如果链路上没有代理，那就是服务端自己在攒批写出（每个事件之后都要 flush），或者网络丢包在重传。",
         PathKey::BurstsFixTimer => "找出按定时器转发流的那一层，让它来一个分块就转发一个：把 flush 间隔设为 0 或 \"immediate\"（Traefik 的 responseForwarding.flushInterval、Caddy 的 flush_interval -1、Go httputil.ReverseProxy 的 FlushInterval -1，以及按固定间隔读取上游的边缘函数或 CDN worker）。用 curl -N 逐层测试：第一个按固定节拍输出的就是它。如果链路上没有中转，那就是服务端自己按定时器攒批写出（每个事件之后都要 flush）。",
