@@ -148,19 +148,37 @@ pub fn url_label(url: &str) -> String {
     rest.trim_end_matches('/').to_string()
 }
 
-/// Short names for two URLs that tell them apart: host and path, plus the query when only the query
-/// differs, falling back to "A" and "B" for identical URLs.
+/// A URL's host (with port), path and query, without scheme or fragment.
+fn url_parts(url: &str) -> (&str, &str, &str) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split('#').next().unwrap_or(rest);
+    let (before_query, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let (host, path) = before_query.find('/').map_or((before_query, ""), |i| before_query.split_at(i));
+    (host, path.trim_end_matches('/'), query)
+}
+
+/// Short names for two URLs that tell them apart, naming only what differs: the hosts when only they
+/// do (`proxy:8080` vs `direct:9`); the paths when the host is shared, with the queries when those
+/// differ; host, path and query when the host and the query differ; host and path when host and path
+/// differ; the whole URLs when only the scheme differs; "A" and "B" for the same URL.
 pub fn pair_labels(a_url: &str, b_url: &str) -> (String, String) {
-    let (a, b) = (url_label(a_url), url_label(b_url));
-    if a != b {
-        return (a, b);
-    }
-    let without_scheme = |u: &str| u.split_once("://").map_or(u, |(_, r)| r).to_string();
-    let (a, b) = (without_scheme(a_url), without_scheme(b_url));
-    if a != b {
-        (a, b)
-    } else {
-        ("A".into(), "B".into())
+    let (a, b) = (url_parts(a_url), url_parts(b_url));
+    let with_query = |path: &str, query: &str| if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
+    let path_or_root = |path: &str| if path.is_empty() { "/".to_string() } else { path.to_string() };
+    match (a.0 == b.0, a.1 == b.1, a.2 == b.2) {
+        (true, true, true) => {
+            let scheme = |u: &str| u.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+            if scheme(a_url) == scheme(b_url) {
+                ("A".into(), "B".into())
+            } else {
+                (a_url.to_string(), b_url.to_string())
+            }
+        }
+        (false, true, true) => (a.0.to_string(), b.0.to_string()),
+        (true, false, true) => (path_or_root(a.1), path_or_root(b.1)),
+        (true, _, false) => (with_query(&path_or_root(a.1), a.2), with_query(&path_or_root(b.1), b.2)),
+        (false, true, false) => (format!("{}{}", a.0, with_query(a.1, a.2)), format!("{}{}", b.0, with_query(b.1, b.2))),
+        (false, false, _) => (url_label(a_url), url_label(b_url)),
     }
 }
 
@@ -170,9 +188,18 @@ mod tests {
 
     #[test]
     fn pair_labels_keep_what_differs() {
-        assert_eq!(pair_labels("http://proxy:8080/v1/x", "http://direct:9/v1/x"), ("proxy:8080/v1/x".into(), "direct:9/v1/x".into()));
-        assert_eq!(pair_labels("http://h/s?m=a", "http://h/s?m=b"), ("h/s?m=a".into(), "h/s?m=b".into()));
-        assert_eq!(pair_labels("http://h/s", "http://h/s"), ("A".into(), "B".into()));
+        let pair = |a: &str, b: &str| pair_labels(a, b);
+        let said = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(pair("http://proxy:8080/v1/x", "http://direct:9/v1/x"), said("proxy:8080", "direct:9"));
+        assert_eq!(pair("https://gw.example/v1/chat", "https://gw.example/openai/v1/chat"), said("/v1/chat", "/openai/v1/chat"));
+        assert_eq!(pair("http://h/s?m=a", "http://h/s?m=b"), said("/s?m=a", "/s?m=b"));
+        assert_eq!(pair("http://h/s", "http://h/s?m=b"), said("/s", "/s?m=b"));
+        assert_eq!(pair("http://h", "http://h/v1"), said("/", "/v1"));
+        assert_eq!(pair("http://p/s?m=a", "http://d/s?m=b"), said("p/s?m=a", "d/s?m=b"));
+        assert_eq!(pair("http://p/a?m=1", "http://d/b?m=2"), said("p/a", "d/b"));
+        assert_eq!(pair("http://h/s", "http://h/s"), said("A", "B"));
+        assert_eq!(pair("http://h/s#x", "http://h/s/"), said("A", "B"), "a fragment and a final slash tell nothing apart");
+        assert_eq!(pair("http://h/s", "https://h/s"), said("http://h/s", "https://h/s"));
     }
 
     #[test]
