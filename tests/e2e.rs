@@ -57,7 +57,8 @@ async fn healthy_stream_is_streaming_with_exact_ttft_and_tpot() {
         assert!(shown_tpot.starts_with(&format!("{tpot_ms:.1} ms")) && shown_tpot.contains("N=50"), "{shown_tpot}");
         let answer = page.testid_text("answer-text").await.unwrap_or_default();
         assert!(answer.contains("quick brown fox"), "answer text: {answer:?}");
-        assert_eq!(page.testid_text("answer-none").await, None, "a run with an answer says none is missing");
+        let none = page.testid_text("answer-none").await.unwrap_or_default();
+        assert!(none.is_empty(), "a run with an answer says none is missing: {none:?}");
         let reads = report["reads"].as_u64().unwrap() as usize;
         let bars = page.testid_attr("timeline-reads", "data-count").await;
         assert_eq!(bars, Some(reads.to_string()), "one bar per read");

@@ -57,9 +57,15 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// here, as `zh-CN.txt` is not). Raised once more, with nothing traded: on 2026-12-06 the `url_scheme`
 /// finding (a URL typed without `http://`, which the page called unreachable) took every file together
 /// from 499,929 B to 500,418 B, and no saving of that size was found in the session; the ratchet went to
-/// 501,000 B, the next kilobyte rather than the next 5 KB, so that the next change still has to pay. Never
-/// raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 501_000;
+/// 501,000 B, the next kilobyte rather than the next 5 KB, so that the next change still has to pay.
+/// Raised again the same day, to 502,000 B, for three things the page got wrong: a short answer whose
+/// start a proxy held was called `streaming` (the `held_start` signal of `buffered`), a failed run's
+/// answer card stayed blank (`answer-none`), and a comparison named each side by its whole URL (labels of
+/// what differs): 500,418 -> 501,557 B in all (+1,139 B; a run +1,137 B, inside its own ratchet), after
+/// 136 B won back by writing the labels as slices and the note as a text node; no saving of the rest
+/// was found in the session (BENCHMARKS.md, Size). Never raise it silently: a change that grows it says
+/// what it costs and why here and in BENCHMARKS.md.
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 502_000;
 
 /// A ratchet on the wasm a visitor who opens the page and runs downloads: the main module, `after`,
 /// `measure` and the shared chunks either needs, everything but what a run never needs (`on_demand`: an

@@ -29,16 +29,18 @@ pub fn TextView(session: Session) -> impl IntoView {
         None => (&l.text, l.text.len()),
     });
     append_as_it_grows(reasoning, session, |l| (&l.reasoning, l.reasoning.len()));
-    // A finished run without answer text says why in its place (the text itself stays empty).
+    // A finished run without answer text says why in its place (the text itself stays empty); the
+    // paragraph is empty, and hidden, otherwise.
     let no_answer = move || {
         let ended = matches!(session.state.get(), RunState::Done | RunState::Error);
         let why = session.live.with(|l| l.text.is_empty().then(|| l.figures.no_answer(l.status)).flatten());
-        let text = match why.filter(|_| ended)? {
-            NoAnswer::ErrorStatus(status) => Text::msg(K::AnswerNoneStatus).with("status", status.to_string()),
-            NoAnswer::NoContent => Text::msg(K::AnswerNoneText),
-            NoAnswer::NothingArrived => Text::msg(K::AnswerNoneNothing),
+        let text = match why.filter(|_| ended) {
+            Some(NoAnswer::ErrorStatus(status)) => Text::msg(K::AnswerNoneStatus).with("status", status.to_string()),
+            Some(NoAnswer::NoContent) => Text::msg(K::AnswerNoneText),
+            Some(NoAnswer::NothingArrived) => Text::msg(K::AnswerNoneNothing),
+            None => return String::new(),
         };
-        Some(view! { <p class="answer-none" data-testid="answer-none">{text.render(use_lang())}</p> })
+        text.render(use_lang())
     };
     view! {
         <section class="card text" aria-label=word(K::Answer)>
@@ -50,7 +52,7 @@ pub fn TextView(session: Session) -> impl IntoView {
                 <summary>{word(K::Reasoning)}</summary>
                 <pre node_ref=reasoning data-testid="reasoning-text"></pre>
             </details>
-            {no_answer}
+            <p class="answer-none" data-testid="answer-none">{no_answer}</p>
             <div node_ref=answer class="answer" class:replaying=move || replay.position_ms.get().is_some() data-testid="answer-text"></div>
         </section>
     }

@@ -148,38 +148,60 @@ pub fn url_label(url: &str) -> String {
     rest.trim_end_matches('/').to_string()
 }
 
-/// A URL's host (with port), path and query, without scheme or fragment.
-fn url_parts(url: &str) -> (&str, &str, &str) {
+/// A URL without scheme or fragment, and where its path and its query start in that text.
+fn url_parts(url: &str) -> (&str, usize, usize) {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split('#').next().unwrap_or(rest);
-    let (before_query, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let (host, path) = before_query.find('/').map_or((before_query, ""), |i| before_query.split_at(i));
-    (host, path.trim_end_matches('/'), query)
+    let query_at = rest.find('?').unwrap_or(rest.len());
+    let path_at = rest[..query_at].find('/').unwrap_or(query_at);
+    (rest, path_at, query_at)
+}
+
+/// Which piece of a URL names it in a pair.
+#[derive(Clone, Copy)]
+enum Piece {
+    Host,
+    Path,
+    PathAndQuery,
+    HostAndPath,
+    HostPathAndQuery,
+}
+
+/// The `piece` of a URL split by [`url_parts`], as written ("/" for an empty path).
+fn piece((text, path_at, query_at): (&str, usize, usize), piece: Piece) -> String {
+    let (from, to) = match piece {
+        Piece::Host => (0, path_at),
+        Piece::Path => (path_at, query_at),
+        Piece::PathAndQuery => (path_at, text.len()),
+        Piece::HostAndPath => (0, query_at),
+        Piece::HostPathAndQuery => (0, text.len()),
+    };
+    let piece = &text[from..to];
+    if piece.is_empty() { "/".to_string() } else { piece.to_string() }
 }
 
 /// Short names for two URLs that tell them apart, naming only what differs: the hosts when only they
 /// do (`proxy:8080` vs `direct:9`); the paths when the host is shared, with the queries when those
 /// differ; host, path and query when the host and the query differ; host and path when host and path
-/// differ; the whole URLs when only the scheme differs; "A" and "B" for the same URL.
+/// differ; the whole URLs when only the scheme differs; "A" and "B" for the same URL. Each name is a
+/// piece of its URL as written (no scheme, no fragment).
 pub fn pair_labels(a_url: &str, b_url: &str) -> (String, String) {
     let (a, b) = (url_parts(a_url), url_parts(b_url));
-    let with_query = |path: &str, query: &str| if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
-    let path_or_root = |path: &str| if path.is_empty() { "/".to_string() } else { path.to_string() };
-    match (a.0 == b.0, a.1 == b.1, a.2 == b.2) {
+    let path = |(text, path_at, query_at): (&str, usize, usize)| text[path_at..query_at].trim_end_matches('/').to_string();
+    let same_host = a.0[..a.1] == b.0[..b.1];
+    let same_query = a.0[a.2..] == b.0[b.2..];
+    let which = match (same_host, path(a) == path(b), same_query) {
         (true, true, true) => {
             let scheme = |u: &str| u.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-            if scheme(a_url) == scheme(b_url) {
-                ("A".into(), "B".into())
-            } else {
-                (a_url.to_string(), b_url.to_string())
-            }
+            return if scheme(a_url) == scheme(b_url) { ("A".into(), "B".into()) } else { (a_url.into(), b_url.into()) };
         }
-        (false, true, true) => (a.0.to_string(), b.0.to_string()),
-        (true, false, true) => (path_or_root(a.1), path_or_root(b.1)),
-        (true, _, false) => (with_query(&path_or_root(a.1), a.2), with_query(&path_or_root(b.1), b.2)),
-        (false, true, false) => (format!("{}{}", a.0, with_query(a.1, a.2)), format!("{}{}", b.0, with_query(b.1, b.2))),
-        (false, false, _) => (url_label(a_url), url_label(b_url)),
-    }
+        (false, true, true) => Piece::Host,
+        (true, false, true) => Piece::Path,
+        (true, _, false) => Piece::PathAndQuery,
+        (false, true, false) => Piece::HostPathAndQuery,
+        (false, false, _) => Piece::HostAndPath,
+    };
+    (piece(a, which), piece(b, which))
 }
 
 #[cfg(test)]
