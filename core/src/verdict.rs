@@ -10,8 +10,8 @@
 //! - `buffered` when content was held and released in bursts (see [`crate::measure::delivery`] for deliveries,
 //!   bursts, gaps, read sizes and hold times): at least [`BUFFERED_MIN_CONTENT_EVENTS`] (6) content
 //!   events and at least [`BUFFERED_MIN_BURSTS`] (2) bursts plus one of the signals bursts, hold_times
-//!   or buffer_sized_reads below; or the release_cadence signal, which sets its own minimums (raw text:
-//!   see the last signal):
+//!   or buffer_sized_reads below; or the release_cadence or held_start signal, each of which sets its
+//!   own minimums (raw text: see the last signal):
 //!   - **bursts** (timing alone, no server timestamps needed): at least [`BURST_SHARE_MIN`] (half) of
 //!     the content events arrived in bursts, a burst carries at least [`BURST_MEAN_EVENTS_MIN`] (4) events
 //!     on average, and the typical silence before a burst is at least [`BURST_GAP_MIN_MS`] (150 ms);
