@@ -91,7 +91,8 @@ fn model_sentence_names_the_tpot_difference() {
     let c = Comparison::new(Subject::Model, "lab-10ms".into(), "lab-40ms".into(), a, b);
     assert!((c.delta_ms.tpot.unwrap() - 30.0).abs() < 1e-9);
     assert!(c.summary.contains("the first token arrives at the same time"), "{}", c.summary);
-    assert!(c.summary.contains("each token takes 30.0 ms longer (TPOT 10.0 ms vs 40.0 ms)"), "{}", c.summary);
+    // B's figure first, as in "lab-40ms (vs lab-10ms)": the side the sentence is about.
+    assert!(c.summary.contains("each token takes 30.0 ms longer (TPOT 40.0 ms vs 10.0 ms)"), "{}", c.summary);
 }
 
 #[test]

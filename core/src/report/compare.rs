@@ -125,7 +125,8 @@ fn burst_shape(side: &RunsSummary) -> Option<(f64, f64)> {
 }
 
 /// The one-sentence summary of a comparison in English, e.g. "Through B, the first token arrives 340 ms
-/// later and the text comes in bursts (buffered); the model itself is unchanged (TPOT 20.0 ms vs 20.1 ms)."
+/// later and the text comes in bursts (buffered); the model itself is unchanged (TPOT 20.1 ms vs 20.0 ms)":
+/// B's figures before A's, as B is named before A.
 pub fn sentence(subject: Subject, label_a: &str, label_b: &str, a: &RunsSummary, b: &RunsSummary, d: &Deltas) -> String {
     sentence_words(subject, label_a, label_b, a, b, d).render(Lang::En)
 }

@@ -21,7 +21,7 @@ pub fn template(key: CompareKey) -> &'static str {
         CompareKey::Fails => "fails",
         CompareKey::HeldTpot => "; TPOT through {side} reflects the holding, not the model",
         CompareKey::Semicolon => "; ",
-        CompareKey::Pace => "TPOT {a} vs {b}",
+        CompareKey::Pace => "TPOT {b} vs {a}",
         CompareKey::PathSame => "the model itself is unchanged ({pace})",
         CompareKey::ModelSame => "both models produce tokens at the same pace ({pace})",
         CompareKey::TokenSlower => "each token takes {delta} longer ({pace})",

@@ -21,7 +21,7 @@ pub fn template(key: CompareKey) -> &'static str {
         CompareKey::Fails => "失败",
         CompareKey::HeldTpot => "；经由 {side} 测得的 TPOT 反映的是中间层的缓冲，不是模型本身",
         CompareKey::Semicolon => "；",
-        CompareKey::Pace => "TPOT 分别为 {a} 和 {b}",
+        CompareKey::Pace => "TPOT 分别为 {b} 和 {a}",
         CompareKey::PathSame => "模型本身没有变化（{pace}）",
         CompareKey::ModelSame => "两个模型输出 token 的速度相同（{pace}）",
         CompareKey::TokenSlower => "每个 token 多花 {delta}（{pace}）",
