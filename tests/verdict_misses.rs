@@ -201,7 +201,11 @@ async fn a_reset_after_ten_tokens_is_truncated_directly_and_through_nginx() {
         let path = "/v1/chat/completions?tokens=50&cadence_ms=20&first_ms=300&reset_after=10";
 
         let report = run(&page, &page.lab_url(path)).await;
-        outcomes.add(cut_after_ten("direct reset after 10 tokens", &report));
+        let mut check = cut_after_ten("direct reset after 10 tokens", &report);
+        // The timeline marks where the stream broke (after the last read), and says how.
+        let stop = page.wait_for_testid_text("timeline-mark-stop", std::time::Duration::from_secs(5), |t| !t.is_empty()).await;
+        check.that(stop == "network error", || format!("stop mark {stop:?}"));
+        outcomes.add(check);
         let report = run(&page, &proxies.url(Proxy::Unbuffered, path)).await;
         outcomes.add(cut_after_ten("nginx buffering off, reset after 10 tokens", &report));
 

@@ -34,11 +34,13 @@ fn reused_words(reused: &[Option<bool>], lang: Lang) -> String {
 #[component]
 pub fn CacheAndConnection(session: Session) -> impl IntoView {
     let lang = lang_getter();
+    // Said in the page's language: a switch derives the figures again.
     let figures = Memo::new(move |_| {
+        let lang = lang();
         session.campaign.with(|c| match c {
             Some(CampaignReport::Repeat(r)) => {
                 let campaign: Vec<_> =
-                    r.findings.iter().filter(|f| f.code == FindingCode::LowCacheHit).cloned().collect();
+                    r.findings.iter().filter(|f| f.code == FindingCode::LowCacheHit).map(|f| f.localize(lang)).collect();
                 Some((r.cache.clone(), r.connection.clone(), campaign))
             }
             Some(CampaignReport::Single(r)) => {
@@ -50,7 +52,6 @@ pub fn CacheAndConnection(session: Session) -> impl IntoView {
     move || {
         let lang = lang();
         figures.get().filter(|(cache, conn, _)| cache.is_some() || conn.is_some()).map(|(cache, conn, findings)| {
-            let findings = findings.iter().map(|f| f.localize(lang)).collect::<Vec<_>>();
             view! {
                 <section class="card cache-connection" aria-label=word(K::CacheAndConnection)>
                     {cache.map(|c| view! { <CacheFigures cache=c lang=lang /> })}

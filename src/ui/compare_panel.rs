@@ -16,7 +16,7 @@ use super::format;
 use super::lang::{lang_getter, say, word};
 use super::live_view::LiveView;
 use super::session::{RunRecord, Session};
-use super::timeline::{HeldSpans, Marks, TimelineChart};
+use super::timeline::{report_marks, HeldSpans, Marks, TimelineChart};
 
 fn spread_cell(s: Option<Spread>, unit: Unit, lang: Lang) -> String {
     match s {
@@ -92,7 +92,7 @@ pub(super) fn verdict_counts(counts: &BTreeMap<String, usize>, lang: Lang) -> St
 /// The last finished run of a side, as the timeline draws it.
 fn last_of(records: &[RunRecord], side: Side) -> Option<(LiveView, Marks, HeldSpans)> {
     records.iter().rev().find(|r| r.side == side).map(|r| {
-        (r.live.clone(), (r.report.headers_ms, r.report.ttfb_ms, r.report.ttft_ms), r.report.held_spans_ms())
+        (r.live.clone(), report_marks(&r.report), r.report.held_spans_ms())
     })
 }
 
@@ -136,7 +136,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                 <h3>{word(if side == Side::A { K::ALastRun } else { K::BLastRun })}</h3>
                 <TimelineChart
                     live=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.0.clone()).unwrap_or_default()))
-                    marks=Signal::derive(move || data.with(|d| d.as_ref().map_or((None, None, None), |d| d.1)))
+                    marks=Signal::derive(move || data.with(|d| d.as_ref().map_or((None, None, None, None), |d| d.1)))
                     held=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.2.clone()).unwrap_or_default()))
                     span_ms=span
                     testid=testid

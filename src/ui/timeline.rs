@@ -1,5 +1,6 @@
 //! The timeline (SVG): reads as strokes sized by their bytes (log scale), content events as a cumulative
-//! step line, and headers / TTFB / TTFT marked on one time axis. A lump at the end or tall steps mean held
+//! step line, and headers / TTFB / TTFT (and where a run that did not complete stopped) marked on one
+//! time axis. A lump at the end or tall steps mean held
 //! content. It draws from [`super::timeline_bins`], so the number of shapes is bounded by the bins (about
 //! one per pixel column), whatever the stream's length; while a run plays it appends what is new
 //! ([`super::timeline_live`]), through the DOM renderer of [`super::timeline_svg`].
@@ -8,6 +9,8 @@ use leptos::prelude::*;
 use leptos::svg::Svg;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::Lang;
+use streamscope_core::report::Report;
+use streamscope_core::trace::TraceEnd;
 use wasm_bindgen::JsCast;
 
 use super::lang::{use_lang, word};
@@ -89,8 +92,20 @@ fn held_rects(spans: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
     out
 }
 
-/// Headers, TTFB and TTFT times to mark.
-pub type Marks = (Option<f64>, Option<f64>, Option<f64>);
+/// Headers, TTFB and TTFT times to mark, and when a run that did not complete stopped with the word
+/// for how (a network error, a time-out, a cancel).
+pub type Marks = (Option<f64>, Option<f64>, Option<f64>, Option<(f64, K)>);
+
+/// The marks of a finished run, from its report.
+pub fn report_marks(r: &Report) -> Marks {
+    let stop = match &r.end {
+        Some(TraceEnd::NetworkError { at_ms, .. }) => Some((*at_ms, K::MarkNetworkError)),
+        Some(TraceEnd::Timeout { at_ms, .. }) => Some((*at_ms, K::MarkTimeout)),
+        Some(TraceEnd::Cancelled { at_ms }) => Some((*at_ms, K::MarkCancelled)),
+        Some(TraceEnd::Complete { .. }) | None => None,
+    };
+    (r.headers_ms, r.ttfb_ms, r.ttft_ms, stop)
+}
 
 /// Spans where content was held (from the gap before a burst to the burst), ms.
 pub type HeldSpans = Vec<(f64, f64)>;
@@ -122,8 +137,8 @@ pub fn Timeline(session: Session) -> impl IntoView {
     let live = session.live.into();
     let marks = Signal::derive(move || {
         session.report.with(|r| match r {
-            Some(r) => (r.headers_ms, r.ttfb_ms, r.ttft_ms),
-            None => session.live.with(|l| (l.headers_ms, l.figures.ttfb_ms, l.figures.ttft_ms)),
+            Some(r) => report_marks(r),
+            None => session.live.with(|l| (l.headers_ms, l.figures.ttfb_ms, l.figures.ttft_ms, None)),
         })
     });
     let held = Signal::derive(move || session.report.with(|r| r.as_ref().map(|r| r.held_spans_ms()).unwrap_or_default()));

@@ -243,13 +243,19 @@ impl Strokes {
     }
 }
 
-/// The marks known of `marks` as (label, class, x).
+/// The marks known of `marks` as (label, class, x); a run that did not complete has a `mark-stop` where
+/// it stopped, labelled with how.
 fn mark_positions(marks: Marks, x: impl Fn(f64) -> f64) -> Vec<(Text, &'static str, f64)> {
-    let (headers, ttfb, ttft) = marks;
-    [(Text::msg(K::MarkHeaders), "mark-headers", headers), (Text::from("TTFB"), "mark-ttfb", ttfb), (Text::from("TTFT"), "mark-ttft", ttft)]
-        .into_iter()
-        .filter_map(|(label, class, at)| at.map(|at| (label, class, x(at))))
-        .collect()
+    let (headers, ttfb, ttft, stop) = marks;
+    let mut shown: Vec<_> =
+        [(Text::msg(K::MarkHeaders), "mark-headers", headers), (Text::from("TTFB"), "mark-ttfb", ttfb), (Text::from("TTFT"), "mark-ttft", ttft)]
+            .into_iter()
+            .filter_map(|(label, class, at)| at.map(|at| (label, class, x(at))))
+            .collect();
+    if let Some((at, how)) = stop {
+        shown.push((Text::msg(how), "mark-stop", x(at)));
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -260,7 +266,7 @@ mod tests {
     impl Pen {
         /// A live refresh, as the page draws it.
         fn advance_live(&mut self, live: &LiveView) -> Strokes {
-            let marks = (live.headers_ms, live.figures.ttfb_ms, live.figures.ttft_ms);
+            let marks = (live.headers_ms, live.figures.ttfb_ms, live.figures.ttft_ms, None);
             self.advance(live, Scales::stepped(live), marks, Lang::En)
         }
     }
@@ -328,12 +334,32 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    fn a_run_that_did_not_complete_is_marked_where_it_stopped_and_how() {
+        use super::super::timeline::report_marks;
+        use streamscope_core::report::Report;
+        use streamscope_core::trace::{Trace, TraceEnd};
+        let content = "data: {\"choices\":[{\"delta\":{\"content\":\"w\"}}]}\n\n".to_string();
+        let end = TraceEnd::NetworkError { at_ms: 504.0, message: "TypeError: network error".into(), during_body: true };
+        let report = Report::from_trace(&Trace::from_reads(200, "text/event-stream", 3.0, vec![(300.0, content.clone())], end));
+        let marks = report_marks(&report);
+        assert_eq!(marks.3, Some((504.0, K::MarkNetworkError)));
+        let shown = mark_positions(marks, |t| t);
+        let stop = shown.iter().find(|m| m.1 == "mark-stop").expect("a stop mark");
+        assert_eq!((stop.0.render(Lang::En).as_str(), stop.2), ("network error", 504.0));
+        let timed_out = mark_positions((None, None, None, Some((2_000.0, K::MarkTimeout))), |t| t);
+        assert_eq!(timed_out[0].0.render(Lang::En), "time-out");
+        // A complete run has no stop mark.
+        let done = Report::from_trace(&Trace::from_reads(200, "text/event-stream", 3.0, vec![(300.0, content)], TraceEnd::Complete { at_ms: 301.0 }));
+        assert!(mark_positions(report_marks(&done), |t| t).iter().all(|m| m.1 != "mark-stop"));
+    }
+
+    #[wasm_bindgen_test]
     fn a_short_run_s_reads_and_steps_are_drawn_where_they_came_not_at_their_bin_s_start() {
         // An error answered in 4 ms: its one read at 3.9 ms is the first byte, so its stroke and the
         // line's step sit on the TTFB mark, not up to a bin earlier.
         let live = live_with(&[(3.9, 152)], 1);
         let scale = Scales::exact(&live, 4.6);
-        let strokes = Pen::default().advance(&live, scale, (Some(3.0), Some(3.9), Some(3.9)), Lang::En);
+        let strokes = Pen::default().advance(&live, scale, (Some(3.0), Some(3.9), Some(3.9), None), Lang::En);
         let ttfb_x = format!("{:.1}", scale.x(3.9));
         assert!(strokes.reads.starts_with(&format!("M{ttfb_x},")), "{} against TTFB at {ttfb_x}", strokes.reads);
         // The line starts at the axis' left end, then steps up at 3.9 ms.

@@ -41,6 +41,10 @@ key_group! {
         RowReads,
         RowTokens,
         MarkHeaders,
+        /// Where a run that did not complete stopped: a network error, a time-out, a cancel.
+        MarkNetworkError,
+        MarkTimeout,
+        MarkCancelled,
         /// The timeline's legend.
         LegendRead,
         LegendContent,
