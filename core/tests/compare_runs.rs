@@ -263,3 +263,21 @@ fn cache_over_runs_of_u64_max_tokens_saturates() {
     assert_eq!((cache.hit_tokens, cache.miss_tokens), (max, max));
     assert_eq!(cache.hit_ratio, Some(0.5));
 }
+
+/// A run whose start was held until 500 ms: 21 tokens at once, the last 9 at 590 ms.
+fn held_start_run() -> Report {
+    let token = |i: usize| format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\" w{i}\"}}}}]}}\n\n");
+    let first: String = (0..21).map(token).collect();
+    let rest: String = (21..30).map(token).collect::<String>() + "data: [DONE]\n\n";
+    Report::from_trace(&Trace::from_reads(200, "text/event-stream", 4.0, vec![(500.0, first), (590.0, rest)], TraceEnd::Complete { at_ms: 591.0 }))
+}
+
+#[test]
+fn path_sentence_names_a_held_start_by_its_least_wait_not_by_its_one_cut_short_gap() {
+    let a = RunsSummary::of(vec![run(300.0, 10.0, 30, 0)]);
+    let b = RunsSummary::of(vec![held_start_run(), held_start_run()]);
+    assert_eq!(b.verdict, Verdict::Buffered);
+    let c = Comparison::new(Subject::Path, "direct".into(), "proxy".into(), a, b);
+    assert!(c.summary.contains("the text starts only after a hold of at least 200 ms (buffered) where direct's streams"), "{}", c.summary);
+    assert!(!c.summary.contains("every"), "{}", c.summary);
+}

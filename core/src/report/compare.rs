@@ -7,7 +7,7 @@ use super::runs::RunsSummary;
 use crate::i18n::keys::CompareKey as K;
 use crate::i18n::{Lang, Said, Text};
 use crate::text::{bytes as size, ms};
-use crate::verdict::Verdict;
+use crate::verdict::{buffered_signals, held_start, BufferedSignal, Verdict};
 
 /// What differs between A and B, so the sentence speaks of the right thing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,13 +107,27 @@ fn tpot_noise_ms(a_ms: f64) -> f64 {
 fn delivery_words(side: &RunsSummary) -> Text {
     match side.verdict {
         Verdict::Streaming => Text::msg(K::Streams),
-        Verdict::Buffered => match burst_shape(side) {
-            Some((bytes, gap_ms)) => Text::msg(K::BurstsOf).with("size", size(bytes)).with("gap", ms(gap_ms)),
-            None => Text::msg(K::Bursts),
+        Verdict::Buffered => match (held_start_ms(side), burst_shape(side)) {
+            (Some(held_ms), _) => Text::msg(K::HeldStart).with("held", ms(held_ms)),
+            (None, Some((bytes, gap_ms))) => Text::msg(K::BurstsOf).with("size", size(bytes)).with("gap", ms(gap_ms)),
+            (None, None) => Text::msg(K::Bursts),
         },
         Verdict::Collected => Text::msg(K::Collected),
         Verdict::Failed => Text::msg(K::Fails),
     }
+}
+
+/// The median least wait of the start over the side's buffered runs, when a held start was the only
+/// sign of buffering in each: their one gap between bursts is cut short by the answer's end, so a
+/// "burst every N ms" would understate the hold.
+fn held_start_ms(side: &RunsSummary) -> Option<f64> {
+    let buffered: Vec<_> = side.runs.iter().filter(|r| r.verdict == Verdict::Buffered).collect();
+    let held: Vec<f64> = buffered
+        .iter()
+        .filter(|r| buffered_signals(&r.metrics, &r.delivery, r.framing) == [BufferedSignal::HeldStart])
+        .filter_map(|r| held_start(&r.metrics, &r.delivery).map(|h| h.held_ms))
+        .collect();
+    if held.len() == buffered.len() { crate::stats::median(&held) } else { None }
 }
 
 /// Median burst size (bytes) and typical gap over the side's buffered runs, when they had bursts.

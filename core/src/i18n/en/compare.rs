@@ -17,6 +17,7 @@ pub fn template(key: CompareKey) -> &'static str {
         CompareKey::Streams => "streams",
         CompareKey::BurstsOf => "comes in bursts of about {size} every {gap} (buffered)",
         CompareKey::Bursts => "comes in bursts (buffered)",
+        CompareKey::HeldStart => "starts only after a hold of at least {held} (buffered)",
         CompareKey::Collected => "arrives all at once at the end (collected)",
         CompareKey::Fails => "fails",
         CompareKey::HeldTpot => "; TPOT through {side} reflects the holding, not the model",

@@ -14,6 +14,8 @@ key_group! {
         TextDiffers,
         Streams,
         BurstsOf,
+        /// A side whose only sign of buffering is its held start (`{held}`: the least wait).
+        HeldStart,
         Bursts,
         Collected,
         Fails,

@@ -17,6 +17,7 @@ pub fn template(key: CompareKey) -> &'static str {
         CompareKey::Streams => "流式逐步到达",
         CompareKey::BurstsOf => "每隔 {gap} 成块到达，每块约 {size}（缓冲）",
         CompareKey::Bursts => "成块到达（缓冲）",
+        CompareKey::HeldStart => "的开头被扣住至少 {held} 才放出（缓冲）",
         CompareKey::Collected => "在最后一次性全部到达（整段返回）",
         CompareKey::Fails => "失败",
         CompareKey::HeldTpot => "；经由 {side} 测得的 TPOT 反映的是中间层的缓冲，不是模型本身",
