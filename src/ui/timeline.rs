@@ -1,8 +1,8 @@
 //! The timeline (SVG): reads as strokes sized by their bytes (log scale), content events as a cumulative
 //! step line, and headers / TTFB / TTFT (and where a run that did not complete stopped) marked on one
-//! time axis. A lump at the end or tall steps mean held
-//! content. It draws from [`super::timeline_bins`], so the number of shapes is bounded by the bins (about
-//! one per pixel column), whatever the stream's length; while a run plays it appends what is new
+//! time axis. A lump at the end or tall steps mean held content. It draws from
+//! [`super::timeline_bins`], so the number of shapes is bounded by the bins (about one per pixel
+//! column), whatever the stream's length; while a run plays it appends what is new
 //! ([`super::timeline_live`]), through the DOM renderer of [`super::timeline_svg`].
 
 use leptos::prelude::*;
