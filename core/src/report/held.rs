@@ -20,7 +20,8 @@ impl Report {
         }
         // A held start says only the first delivery waited: the later ones are the stream's own rhythm.
         let only_the_start = !collected && signals == [BufferedSignal::HeldStart];
-        let listed = if only_the_start { &self.delivery.bursts[..1] } else { &self.delivery.bursts[..] };
+        let bursts = &self.delivery.bursts;
+        let listed = if only_the_start { &bursts[..bursts.len().min(1)] } else { &bursts[..] };
         listed.iter().map(|b| (b.start_ms - b.gap_before_ms, b.start_ms)).collect()
     }
 }
