@@ -143,9 +143,8 @@ impl CampaignReport {
 
 /// A short name for a URL in sentences: `host:port/path` without scheme and query.
 pub fn url_label(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    rest.trim_end_matches('/').to_string()
+    let (rest, _, query_at) = url_parts(url);
+    rest[..query_at].trim_end_matches('/').to_string()
 }
 
 /// A URL without scheme or fragment, and where its path and its query start in that text.
@@ -155,6 +154,11 @@ fn url_parts(url: &str) -> (&str, usize, usize) {
     let query_at = rest.find('?').unwrap_or(rest.len());
     let path_at = rest[..query_at].find('/').unwrap_or(query_at);
     (rest, path_at, query_at)
+}
+
+/// The path of a URL split by [`url_parts`], without a final slash (which names the same resource).
+fn path_of((text, path_at, query_at): (&str, usize, usize)) -> &str {
+    text[path_at..query_at].trim_end_matches('/')
 }
 
 /// Which piece of a URL names it in a pair.
@@ -187,10 +191,9 @@ fn piece((text, path_at, query_at): (&str, usize, usize), piece: Piece) -> Strin
 /// piece of its URL as written (no scheme, no fragment).
 pub fn pair_labels(a_url: &str, b_url: &str) -> (String, String) {
     let (a, b) = (url_parts(a_url), url_parts(b_url));
-    let path = |(text, path_at, query_at): (&str, usize, usize)| text[path_at..query_at].trim_end_matches('/').to_string();
     let same_host = a.0[..a.1] == b.0[..b.1];
     let same_query = a.0[a.2..] == b.0[b.2..];
-    let which = match (same_host, path(a) == path(b), same_query) {
+    let which = match (same_host, path_of(a) == path_of(b), same_query) {
         (true, true, true) => {
             let scheme = |u: &str| u.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
             return if scheme(a_url) == scheme(b_url) { ("A".into(), "B".into()) } else { (a_url.into(), b_url.into()) };
