@@ -31,10 +31,13 @@ pub fn TextView(session: Session) -> impl IntoView {
     append_as_it_grows(reasoning, session, |l| (&l.reasoning, l.reasoning.len()));
     // A finished run without answer text says why in its place (the text itself stays empty); the
     // paragraph is empty, and hidden, otherwise.
+    // While a run plays this reads the state only, so the live view's frames do not run it.
     let no_answer = move || {
-        let ended = matches!(session.state.get(), RunState::Done | RunState::Error);
+        if !matches!(session.state.get(), RunState::Done | RunState::Error) {
+            return String::new();
+        }
         let why = session.live.with(|l| l.text.is_empty().then(|| l.figures.no_answer(l.status)).flatten());
-        let text = match why.filter(|_| ended) {
+        let text = match why {
             Some(NoAnswer::ErrorStatus(status)) => Text::msg(K::AnswerNoneStatus).with("status", status.to_string()),
             Some(NoAnswer::NoContent) => Text::msg(K::AnswerNoneText),
             Some(NoAnswer::NothingArrived) => Text::msg(K::AnswerNoneNothing),
