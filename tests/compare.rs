@@ -40,6 +40,7 @@ async fn two_lab_models_report_their_tpot_difference() {
         let which = page.testid_text("which-run").await;
         assert_eq!(which.as_deref(), Some("Run 4 of 4 (side B)"));
         assert_eq!(page.testid_text("metrics-which-run").await, which);
+        assert_eq!(page.testid_count("runs-disagree").await, 0, "every run ended streaming");
         let shown = page.testid_text("compare-tpot-delta").await.unwrap_or_default();
         assert!(shown.starts_with('+'), "B − A TPOT cell: {shown}");
     })
@@ -63,6 +64,12 @@ async fn direct_vs_nginx_buffering_is_slower_and_buffered() {
         assert!(f(&report, &["b", "ttft_ms"]) > f(&report, &["a", "ttft_ms"]));
         let summary = report["summary"].as_str().unwrap_or_default();
         assert!(summary.contains("later") && summary.contains("bursts"), "{summary}");
+        // The verdict card shows the last run (B's); that A's ended otherwise is said under it.
+        assert_eq!(page.testid_text("verdict").await.as_deref(), Some("buffered"));
+        assert_eq!(
+            page.testid_text("runs-disagree").await.as_deref(),
+            Some("Not every run ended alike: side A streaming ×1; side B buffered ×1.")
+        );
         // The sides are named by their URLs, in the summary and the table's head: long ones wrap, the page
         // never scrolls sideways (it did, hiding the B − A column off the right edge).
         // Nor on a phone: wide tables and the timelines scroll inside their cards.

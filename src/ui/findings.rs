@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use streamscope_core::findings::Finding;
 use streamscope_core::report::export::ImportSource;
+use streamscope_core::report::verdict_tally;
 use streamscope_core::verdict::Verdict;
 
 use super::format;
@@ -32,6 +33,16 @@ pub fn which_run(session: Session) -> Option<String> {
         };
         text.count("done", done).count("planned", planned).render(use_lang())
     })
+}
+
+/// In a campaign whose runs did not all end in the verdict the card shows, how many ended in each (per
+/// side of a comparison), in the page's language; None when they ended alike.
+fn runs_disagree(session: Session) -> Option<String> {
+    let by_side = session.compare_setup().is_some();
+    session
+        .records
+        .with(|records| verdict_tally::runs_disagree(records.iter().map(|r| (r.side, r.report.verdict)), by_side))
+        .map(|text| text.render(use_lang()))
 }
 
 /// Verdict banner and findings list.
@@ -75,6 +86,7 @@ pub fn Findings(session: Session) -> impl IntoView {
                 }
             })}
             {move || which_run().map(|w| view! { <p class="which-run" data-testid="which-run">{w}</p> })}
+            {move || runs_disagree(session).map(|w| view! { <p class="runs-disagree" data-testid="runs-disagree">{w}</p> })}
             <ul class="findings" data-testid="findings">
                 <For
                     each=findings

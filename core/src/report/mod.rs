@@ -25,6 +25,7 @@ mod held;
 mod read;
 pub mod runs;
 pub mod sweep;
+pub mod verdict_tally;
 pub mod words;
 
 use crate::analysis::{analyze, Analysis};

@@ -18,6 +18,8 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::BackToMeasurement => "Back to your measurement",
         UiKey::RunOf => "Run {done} of {planned}",
         UiKey::RunOfSide => "Run {done} of {planned} (side {side})",
+        UiKey::RunsDisagree => "Not every run ended alike: {counts}.",
+        UiKey::RunsDisagreeSides => "Not every run ended alike: side A {a}; side B {b}.",
         UiKey::FixLabel => "Fix: ",
         UiKey::ReplayStart => "Replay at recorded speed",
         UiKey::ReplayStop => "Stop replay (+{at} s)",

@@ -16,6 +16,9 @@ key_group! {
         BackToMeasurement,
         RunOf,
         RunOfSide,
+        /// Under the verdict of a campaign whose runs ended in different verdicts (`report::verdict_tally`).
+        RunsDisagree,
+        RunsDisagreeSides,
         FixLabel,
         /// The text view's replay button (`replay.rs`).
         ReplayStart,

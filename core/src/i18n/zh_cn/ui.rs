@@ -18,6 +18,8 @@ pub fn template(key: UiKey) -> &'static str {
         UiKey::BackToMeasurement => "回到你的测量结果",
         UiKey::RunOf => "第 {done} 次，共 {planned} 次",
         UiKey::RunOfSide => "第 {done} 次，共 {planned} 次（{side} 侧）",
+        UiKey::RunsDisagree => "各次运行的结论不一致：{counts}。",
+        UiKey::RunsDisagreeSides => "各次运行的结论不一致：A 侧 {a}；B 侧 {b}。",
         UiKey::FixLabel => "处理办法：",
         UiKey::ReplayStart => "按录制时的速度回放",
         UiKey::ReplayStop => "停止回放（+{at} s）",
