@@ -180,3 +180,34 @@ async fn at_once_sends_a_and_b_together() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_mid_campaign_leaves_the_comparison_to_the_runs_that_ended() {
+    with_page(|page: Page| async move {
+        // A takes ~1.3 s a run, B ~0.5 s: cancelled during A's second run, after A and B each ran once.
+        let a = page.lab_url("/v1/chat/completions?tokens=50&cadence_ms=20&first_ms=300");
+        let b = page.lab_url("/v1/chat/completions?tokens=10&cadence_ms=20&first_ms=300");
+        page.open(&page.query_for(&a, &format!("vs={}&repeat=3", encode_component(&b)))).await;
+        let limit = std::time::Duration::from_secs(60);
+        page.wait_for_testid_text("which-run", limit, |w| w == "Run 2 of 6 (side B)").await;
+        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+        page.click("cancel").await;
+        let report = page.wait_for_report(REPORT_LIMIT).await;
+        let json = &report.json;
+        assert_eq!(report.state, "done", "the runs that ended compare: {}", report.text);
+        let runs_a = json["a"]["runs"].as_array().map_or(&[][..], Vec::as_slice);
+        let ends: Vec<&str> = runs_a.iter().filter_map(|r| r["end"]["kind"].as_str()).collect();
+        assert_eq!(ends, ["complete", "cancelled"], "{}", report.text);
+        // The cancelled run is reported, but neither makes side A failed nor counts in its figures.
+        assert_eq!(json["a"]["verdict"], "streaming", "{}", report.text);
+        assert_eq!(json["a"]["content_events"], 50, "{}", report.text);
+        assert!(f(json, &["a", "total_ms"]) >= 1200.0, "{}", report.text);
+        assert!(f(json, &["delta_ms", "total"]) < -500.0, "B is shorter: {}", report.text);
+        assert_eq!(page.testid_text("compare-verdicts-a").await.as_deref(), Some("failed ×1, streaming ×1"));
+        assert_eq!(
+            page.testid_text("runs-disagree").await.as_deref(),
+            Some("Not every run ended alike: side A failed ×1, streaming ×1; side B streaming ×1.")
+        );
+    })
+    .await;
+}

@@ -146,6 +146,23 @@ impl Report {
     pub fn has_finding(&self, code: FindingCode) -> bool {
         self.findings.iter().any(|f| f.code == code)
     }
+
+    /// Whether the user cancelled the run: it measured nothing about the server.
+    pub fn cancelled(&self) -> bool {
+        matches!(self.end, Some(TraceEnd::Cancelled { .. }))
+    }
+}
+
+/// The runs that measured the server: every run but those the user cancelled, or all of them when every
+/// run was cancelled. A campaign's verdicts and figures are theirs; a cancel mid-campaign then neither
+/// makes a side `failed` nor pulls its medians toward a partial run (its report stays in `runs`, its
+/// verdict in the counts, its `cancelled` finding in the findings).
+pub fn measured_runs<'a>(runs: impl IntoIterator<Item = &'a Report>) -> Vec<&'a Report> {
+    let all: Vec<&Report> = runs.into_iter().collect();
+    if all.iter().all(|r| r.cancelled()) {
+        return all;
+    }
+    all.into_iter().filter(|r| !r.cancelled()).collect()
 }
 
 #[cfg(test)]

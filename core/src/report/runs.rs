@@ -164,8 +164,8 @@ pub fn most_frequent_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Ver
         .map_or(Verdict::Failed, |(_, _, v)| v)
 }
 
-fn values(runs: &[Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
-    runs.iter().filter_map(f).collect()
+fn values(runs: &[&Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
+    runs.iter().filter_map(|r| f(r)).collect()
 }
 
 /// The lower middle of the counts. Sorted as f64 (exact for any count) by the sort the statistics use,
@@ -183,16 +183,19 @@ impl RunsSummary {
         for r in &runs {
             *verdicts.entry(r.verdict.as_str().to_string()).or_default() += 1;
         }
-        let verdict = most_frequent_verdict(runs.iter().map(|r| r.verdict));
+        let measured = super::measured_runs(&runs);
+        let verdict = most_frequent_verdict(measured.iter().map(|r| r.verdict));
 
         let stats = MetricSpreads {
-            headers_ms: Spread::of(&values(&runs, |r| r.headers_ms)),
-            ttfb_ms: Spread::of(&values(&runs, |r| r.ttfb_ms)),
-            ttft_ms: Spread::of(&values(&runs, |r| r.ttft_ms)),
-            tpot_ms: Spread::of(&values(&runs, |r| r.tpot_ms)),
-            total_ms: Spread::of(&values(&runs, |r| r.total_ms)),
-            output_tokens_per_s: Spread::of(&values(&runs, |r| r.output_tokens_per_s)),
+            headers_ms: Spread::of(&values(&measured, |r| r.headers_ms)),
+            ttfb_ms: Spread::of(&values(&measured, |r| r.ttfb_ms)),
+            ttft_ms: Spread::of(&values(&measured, |r| r.ttft_ms)),
+            tpot_ms: Spread::of(&values(&measured, |r| r.tpot_ms)),
+            total_ms: Spread::of(&values(&measured, |r| r.total_ms)),
+            output_tokens_per_s: Spread::of(&values(&measured, |r| r.output_tokens_per_s)),
         };
+        let content_events = median_usize(measured.iter().map(|r| r.content_events).collect());
+        let reads = median_usize(measured.iter().map(|r| r.reads).collect());
 
         let mut findings: Vec<Finding> = Vec::new();
         for f in runs.iter().flat_map(|r| &r.findings) {
@@ -253,8 +256,8 @@ impl RunsSummary {
             total_ms: stats.total_ms.map(|s| s.median),
             headers_ms: stats.headers_ms.map(|s| s.median),
             output_tokens_per_s: stats.output_tokens_per_s.map(|s| s.median),
-            content_events: median_usize(runs.iter().map(|r| r.content_events).collect()),
-            reads: median_usize(runs.iter().map(|r| r.reads).collect()),
+            content_events,
+            reads,
             findings,
             dialect: runs.first().map_or(Dialect::Unknown, |r| r.dialect),
             verdicts,
@@ -308,6 +311,29 @@ mod tests {
         assert!(!short.has_low_cache_hit());
         // One run has no warm run to judge.
         assert!(!RunsSummary::of(vec![run(0, 1000, 900.0)]).has_low_cache_hit());
+    }
+
+    #[test]
+    fn a_run_the_user_cancelled_leaves_the_verdict_and_figures_to_the_others() {
+        let event = "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n";
+        let cancelled = Report::from_trace(&Trace::from_reads(
+            200,
+            "text/event-stream",
+            5.0,
+            [(700.0, event)],
+            TraceEnd::Cancelled { at_ms: 720.0 },
+        ));
+        assert_eq!(cancelled.verdict, Verdict::Failed);
+        let s = RunsSummary::of(vec![run(0, 1000, 300.0), cancelled.clone()]);
+        assert_eq!(s.verdict, Verdict::Streaming, "a cancel does not make the side failed");
+        assert_eq!((s.ttft_ms, s.total_ms, s.content_events), (Some(300.0), Some(400.0), 5));
+        assert_eq!(s.stats.ttft_ms.map(|t| t.n), Some(1));
+        assert_eq!(s.runs.len(), 2, "the cancelled run is still reported");
+        assert_eq!(s.verdicts.get("failed"), Some(&1));
+        assert!(s.findings.iter().any(|f| f.code == FindingCode::Cancelled));
+        // Every run cancelled: nothing else measured, the side is failed with their figures.
+        let all = RunsSummary::of(vec![cancelled.clone(), cancelled]);
+        assert_eq!((all.verdict, all.ttft_ms), (Verdict::Failed, Some(700.0)));
     }
 
     impl RunsSummary {

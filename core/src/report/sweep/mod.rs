@@ -47,7 +47,7 @@ pub struct LevelSummary {
     pub tpot_p50_ms: Option<f64>,
     /// Total (last byte) median.
     pub total_p50_ms: Option<f64>,
-    /// Runs whose verdict was `failed`.
+    /// Runs whose verdict was `failed`; a run the user cancelled is not an error.
     pub errors: usize,
     /// How many runs ended in each verdict.
     pub verdicts: BTreeMap<String, usize>,
@@ -127,16 +127,17 @@ impl SweepReport {
                 findings.push(f.clone());
             }
         }
-        let verdict = levels
-            .first()
-            .map_or(Verdict::Failed, |l| super::runs::most_frequent_verdict(l.runs.iter().map(|r| r.verdict)));
+        let verdict = levels.first().map_or(Verdict::Failed, |l| {
+            super::runs::most_frequent_verdict(super::measured_runs(l.runs.iter().copied()).iter().map(|r| r.verdict))
+        });
         let (summary, summary_words) = Said::english(sentence(&sweep, knee, knee_rule.as_ref()));
         SweepReport { verdict, sweep, knee, knee_rule, summary, summary_words, findings, per_level: setup.per_level }
     }
 }
 
 fn summarise(level: &Level, server_ttfts: Vec<f64>) -> LevelSummary {
-    let values = |f: fn(&Report) -> Option<f64>| -> Vec<f64> { level.runs.iter().filter_map(|r| f(r)).collect() };
+    let measured = super::measured_runs(level.runs.iter().copied());
+    let values = |f: fn(&Report) -> Option<f64>| -> Vec<f64> { measured.iter().filter_map(|r| f(r)).collect() };
     let ttfts = values(|r| r.ttft_ms);
     let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
     for r in &level.runs {
@@ -149,7 +150,7 @@ fn summarise(level: &Level, server_ttfts: Vec<f64>) -> LevelSummary {
         ttft_p95_ms: percentile(&ttfts, 95.0),
         tpot_p50_ms: median(&values(|r| r.tpot_ms)),
         total_p50_ms: median(&values(|r| r.total_ms)),
-        errors: level.runs.iter().filter(|r| r.verdict == Verdict::Failed).count(),
+        errors: measured.iter().filter(|r| r.verdict == Verdict::Failed && !r.cancelled()).count(),
         verdicts,
         browser_queued: level.waits_ms.iter().filter(|w| **w > 0.0).count(),
         server_ttft_p50_ms: median(&server_ttfts),

@@ -104,6 +104,22 @@ fn failed_runs_count_as_errors() {
 }
 
 #[test]
+fn a_run_the_user_cancelled_is_no_error_and_leaves_the_figures_to_the_others() {
+    // Cancelled 100 ms after its first token, with a tenth of the answer.
+    let mut cancelled = run(0.0, 4.0, 296.0, "h2");
+    cancelled.end = Some(TraceEnd::Cancelled { at_ms: 400.0 });
+    cancelled.metrics.total_ms = Some(400.0);
+    let runs = vec![(1, run(0.0, 4.0, 296.0, "h2")), (2, run(0.0, 4.0, 296.0, "h2")), (2, cancelled.clone())];
+    let report = SweepReport::of(&runs, &SweepSetup { levels: vec![1, 2], per_level: 1 });
+    assert_eq!((report.sweep[1].runs, report.sweep[1].errors), (2, 0));
+    assert_eq!(report.sweep[1].total_p50_ms, report.sweep[0].total_p50_ms, "the cancelled run's 400 ms left out");
+    // A level where every run was cancelled keeps their figures, and still no error.
+    let runs = vec![(1, run(0.0, 4.0, 296.0, "h2")), (2, cancelled.clone()), (2, cancelled)];
+    let report = SweepReport::of(&runs, &SweepSetup { levels: vec![1, 2], per_level: 1 });
+    assert_eq!((report.sweep[1].errors, report.sweep[1].total_p50_ms), (0, Some(400.0)));
+}
+
+#[test]
 fn the_contract_fields_are_there() {
     let setup = SweepSetup { levels: vec![1, 2], per_level: 2 };
     let json = serde_json::to_value(SweepReport::of(&server_queue(&[1, 2], 2, 4, "h2"), &setup)).unwrap();
