@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 fn finite_sorted(values: &[f64]) -> Vec<f64> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    v.sort_by(f64::total_cmp);
+    crate::sort::sort_f64(&mut v);
     v
 }
 
@@ -40,7 +40,7 @@ pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
 /// out): how many events (or messages) the reads that carried some held.
 pub fn per_read_p50_p99(counts: &[usize]) -> (Option<f64>, Option<f64>) {
     let mut nonzero: Vec<f64> = counts.iter().filter(|&&n| n > 0).map(|&n| n as f64).collect();
-    nonzero.sort_by(f64::total_cmp);
+    crate::sort::sort_f64(&mut nonzero);
     (percentile_sorted(&nonzero, 50.0), percentile_sorted(&nonzero, 99.0))
 }
 

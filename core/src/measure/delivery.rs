@@ -227,7 +227,7 @@ pub fn read_sizes(trace: &Trace, framing: Option<Framing>, content_span: Option<
         .filter(|r| raw || (r.elided_bytes == 0 && !matches!(r.bytes.last(), Some(b'\n' | b'\r'))))
         .map(|r| r.len_bytes() as f64)
         .collect();
-    cut.sort_by(f64::total_cmp);
+    crate::sort::sort_f64(&mut cut);
     for &size in &cut {
         let lo = cut.partition_point(|&l| l < size * (1.0 - SIZE_TOLERANCE));
         let hi = cut.partition_point(|&l| l <= size * (1.0 + SIZE_TOLERANCE));

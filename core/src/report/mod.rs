@@ -157,12 +157,11 @@ impl Report {
 /// run was cancelled. A campaign's verdicts and figures are theirs; a cancel mid-campaign then neither
 /// makes a side `failed` nor pulls its medians toward a partial run (its report stays in `runs`, its
 /// verdict in the counts, its `cancelled` finding in the findings).
-pub fn measured_runs<'a>(runs: impl IntoIterator<Item = &'a Report>) -> Vec<&'a Report> {
-    let all: Vec<&Report> = runs.into_iter().collect();
-    if all.iter().all(|r| r.cancelled()) {
-        return all;
+pub fn measured_runs(mut runs: Vec<&Report>) -> Vec<&Report> {
+    if !runs.iter().all(|r| r.cancelled()) {
+        runs.retain(|r| !r.cancelled());
     }
-    all.into_iter().filter(|r| !r.cancelled()).collect()
+    runs
 }
 
 #[cfg(test)]

@@ -172,7 +172,7 @@ fn values(runs: &[&Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
 /// so that the wasm carries no sort of counts of its own (issue 13's size budget).
 fn median_usize(v: Vec<usize>) -> usize {
     let mut v: Vec<f64> = v.into_iter().map(|n| n as f64).collect();
-    v.sort_by(f64::total_cmp);
+    crate::sort::sort_f64(&mut v);
     v.get(v.len().saturating_sub(1) / 2).map_or(0, |&n| n as usize)
 }
 
@@ -183,7 +183,7 @@ impl RunsSummary {
         for r in &runs {
             *verdicts.entry(r.verdict.as_str().to_string()).or_default() += 1;
         }
-        let measured = super::measured_runs(&runs);
+        let measured = super::measured_runs(runs.iter().collect());
         let verdict = most_frequent_verdict(measured.iter().map(|r| r.verdict));
 
         let stats = MetricSpreads {

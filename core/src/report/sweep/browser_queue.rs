@@ -49,7 +49,7 @@ pub fn round_queue(round: &[&Report]) -> RoundQueue {
     // Wall-clock start of each run (ms), so the runs' own clocks line up; 0 for all when unknown.
     let start = |r: &Report| r.started_unix_ms.unwrap_or(0.0);
     let mut ends: Vec<f64> = round.iter().filter_map(|r| r.end.as_ref().map(|e| start(r) + e.at_ms())).collect();
-    ends.sort_by(f64::total_cmp);
+    crate::sort::sort_f64(&mut ends);
     let Some(&first_end) = ends.first() else { return none };
     let headers: Vec<Option<f64>> = round.iter().map(|r| r.headers_ms.map(|h| start(r) + h)).collect();
     let early = headers.iter().flatten().filter(|&&h| h < first_end).count();

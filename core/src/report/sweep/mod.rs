@@ -128,7 +128,7 @@ impl SweepReport {
             }
         }
         let verdict = levels.first().map_or(Verdict::Failed, |l| {
-            super::runs::most_frequent_verdict(super::measured_runs(l.runs.iter().copied()).iter().map(|r| r.verdict))
+            super::runs::most_frequent_verdict(super::measured_runs(l.runs.clone()).iter().map(|r| r.verdict))
         });
         let (summary, summary_words) = Said::english(sentence(&sweep, knee, knee_rule.as_ref()));
         SweepReport { verdict, sweep, knee, knee_rule, summary, summary_words, findings, per_level: setup.per_level }
@@ -136,7 +136,7 @@ impl SweepReport {
 }
 
 fn summarise(level: &Level, server_ttfts: Vec<f64>) -> LevelSummary {
-    let measured = super::measured_runs(level.runs.iter().copied());
+    let measured = super::measured_runs(level.runs.clone());
     let values = |f: fn(&Report) -> Option<f64>| -> Vec<f64> { measured.iter().filter_map(|r| f(r)).collect() };
     let ttfts = values(|r| r.ttft_ms);
     let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
