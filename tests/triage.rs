@@ -124,6 +124,14 @@ async fn every_failure_is_named() {
         check.that(none.contains("Raw stream"), || format!("answer-none: {none:?}"));
         outcomes.add(check);
 
+        // The status alone, with an empty body: nothing in the raw view to point to.
+        let r = report(&page, &page.query_for(&chat("status=502&error_body=0"), "")).await;
+        let mut check = failed_with("status=502 error_body=0", &r, &["http_error"]);
+        check.that(r["reads"] == 0 && r["bytes"] == 0, || format!("reads {} bytes {}", r["reads"], r["bytes"]));
+        let none = page.wait_for_testid_text("answer-none", Duration::from_secs(5), |t| t.contains("HTTP 502")).await;
+        check.that(none.contains("empty body") && !none.contains("Raw stream"), || format!("answer-none: {none:?}"));
+        outcomes.add(check);
+
         // --- keys -----------------------------------------------------------------------------------
         let r = report(&page, &page.query_for(&chat(&format!("require_key=1&{SHORT}")), "")).await;
         let mut check = failed_with("require_key=1, no key", &r, &["auth"]);

@@ -39,6 +39,7 @@ pub fn TextView(session: Session) -> impl IntoView {
         let why = session.live.with(|l| l.text.is_empty().then(|| l.figures.no_answer(l.status)).flatten());
         let text = match why {
             Some(NoAnswer::ErrorStatus(status)) => Text::msg(K::AnswerNoneStatus).with("status", status.to_string()),
+            Some(NoAnswer::ErrorStatusEmpty(status)) => Text::msg(K::AnswerNoneStatusEmpty).with("status", status.to_string()),
             Some(NoAnswer::NoContent) => Text::msg(K::AnswerNoneText),
             Some(NoAnswer::NothingArrived) => Text::msg(K::AnswerNoneNothing),
             None => return String::new(),

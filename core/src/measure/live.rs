@@ -40,6 +40,7 @@ impl LiveFigures {
     /// content arrived: what the answer's place says instead of staying blank.
     pub fn no_answer(&self, status: Option<u16>) -> Option<NoAnswer> {
         match status {
+            Some(s) if !answer_status(status) && self.reads == 0 => Some(NoAnswer::ErrorStatusEmpty(s)),
             Some(s) if !answer_status(status) => Some(NoAnswer::ErrorStatus(s)),
             _ if self.content_events > 0 => None,
             _ if self.reads == 0 => Some(NoAnswer::NothingArrived),
@@ -53,6 +54,8 @@ impl LiveFigures {
 pub enum NoAnswer {
     /// The response came with an error status: its body (in the raw view) is not an answer.
     ErrorStatus(u16),
+    /// The response came with an error status and an empty body: nothing to look at in the raw view.
+    ErrorStatusEmpty(u16),
     /// A body arrived without any content in it (only reasoning, keep-alives, or what no dialect reads).
     NoContent,
     /// No body byte arrived.
@@ -82,7 +85,7 @@ mod tests {
         }
     }
 
-    /// A finished run without answer text says which of the three reasons it was.
+    /// A finished run without answer text says which of the reasons it was.
     #[test]
     fn no_answer_names_the_error_status_an_empty_stream_or_nothing() {
         let content = "data: {\"choices\":[{\"delta\":{\"content\":\"w\"}}]}\n\n".to_string();
@@ -94,7 +97,7 @@ mod tests {
         assert_eq!(figures(200, vec![(10.0, content.clone())]).no_answer(Some(200)), None);
         assert_eq!(figures(200, vec![(10.0, content.clone())]).no_answer(None), None);
         assert_eq!(figures(502, vec![(10.0, content)]).no_answer(Some(502)), Some(NoAnswer::ErrorStatus(502)));
-        assert_eq!(figures(429, vec![]).no_answer(Some(429)), Some(NoAnswer::ErrorStatus(429)));
+        assert_eq!(figures(429, vec![]).no_answer(Some(429)), Some(NoAnswer::ErrorStatusEmpty(429)));
         assert_eq!(figures(200, vec![(10.0, role)]).no_answer(Some(200)), Some(NoAnswer::NoContent));
         assert_eq!(figures(200, vec![]).no_answer(Some(200)), Some(NoAnswer::NothingArrived));
         assert_eq!(LiveFigures::default().no_answer(None), Some(NoAnswer::NothingArrived));

@@ -5,6 +5,7 @@
 //! | `status=N` | answer N (400-599) with an error body (see [`crate::scenarios::settings`]) |
 //! | `error_style` | `openai` (default), `deepseek` or `anthropic`: the error body's shape |
 //! | `retry_after=S` | `Retry-After: S` on a 429 (and 503; default 1) |
+//! | `error_body=0` | with `status`, an empty body instead (a gateway that answers with the status alone) |
 //! | `html_error=N` | nginx's HTML error page with status N (400-599), `Server: nginx/…` |
 //! | `require_key=1` | 401 unless `Authorization: Bearer sk-lab` |
 //! | `echo_key=1` | 401 whose error message quotes the `Authorization` header it got (servers that echo the key) |
@@ -45,6 +46,8 @@ pub struct Triage {
     pub model_check: bool,
     /// Answer 401 quoting the key that was sent.
     pub echo_key: bool,
+    /// `error_body=0`: a forced status comes with an empty body.
+    pub empty_error_body: bool,
 }
 
 impl Triage {
@@ -74,6 +77,7 @@ impl Triage {
             require_key: on("require_key")?,
             model_check: on("model_check")?,
             echo_key: on("echo_key")?,
+            empty_error_body: query.get("error_body").is_some() && !on("error_body")?,
         })
     }
 
@@ -97,13 +101,17 @@ impl Triage {
             let (status, body) = self.style.model_not_found(&settings.model);
             return Some(Fixed::json(status, &body));
         }
-        settings.status.map(|status| {
-            self.error(status, &format!("streamscope lab: forced status {status} (status={status} in the query)"))
+        settings.status.map(|status| match self.empty_error_body {
+            true => self.with_retry_after(status, Fixed::new(status, "text/plain", Vec::new())),
+            false => self.error(status, &format!("streamscope lab: forced status {status} (status={status} in the query)")),
         })
     }
 
     fn error(&self, status: u16, message: &str) -> Fixed {
-        let response = Fixed::json(status, &self.style.body(status, message));
+        self.with_retry_after(status, Fixed::json(status, &self.style.body(status, message)))
+    }
+
+    fn with_retry_after(&self, status: u16, response: Fixed) -> Fixed {
         if status == 429 || status == 503 {
             response.with_header("Retry-After", self.retry_after_s.unwrap_or(1).to_string())
         } else {
@@ -121,10 +129,20 @@ mod tests {
         let t = Triage::from_query(&Query::parse("error_style=anthropic&retry_after=7&html_error=502&require_key=1&model_check=1")).unwrap();
         assert_eq!(
             t,
-            Triage { style: ErrorStyle::Anthropic, retry_after_s: Some(7), html_error: Some(502), require_key: true, model_check: true, echo_key: false }
+            Triage {
+                style: ErrorStyle::Anthropic,
+                retry_after_s: Some(7),
+                html_error: Some(502),
+                require_key: true,
+                model_check: true,
+                echo_key: false,
+                empty_error_body: false,
+            }
         );
         assert_eq!(Triage::from_query(&Query::parse("")).unwrap(), Triage::default());
-        for bad in ["error_style=x", "retry_after=-1", "html_error=200", "html_error=x", "require_key=2", "model_check=maybe"] {
+        assert!(Triage::from_query(&Query::parse("error_body=0")).unwrap().empty_error_body);
+        assert!(!Triage::from_query(&Query::parse("error_body=1")).unwrap().empty_error_body);
+        for bad in ["error_style=x", "retry_after=-1", "html_error=200", "html_error=x", "require_key=2", "model_check=maybe", "error_body=2"] {
             assert!(Triage::from_query(&Query::parse(bad)).is_err(), "{bad}");
         }
         assert!(cors_off(&Query::parse("cors=0")) && !cors_off(&Query::parse("cors=1")) && !cors_off(&Query::parse("")));

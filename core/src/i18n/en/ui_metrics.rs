@@ -49,6 +49,7 @@ pub fn template(key: K) -> &'static str {
         K::Answer => "Answer",
         K::Reasoning => "Reasoning",
         K::AnswerNoneStatus => "No answer: the server answered HTTP {status}. What it sent is under Raw stream below.",
+        K::AnswerNoneStatusEmpty => "No answer: the server answered HTTP {status} with an empty body. The findings above say what it means.",
         K::AnswerNoneText => "No answer text arrived. What the server sent is under Raw stream below.",
         K::AnswerNoneNothing => "Nothing arrived. The findings above say why.",
         K::RawSection => "Raw stream",

@@ -54,8 +54,10 @@ key_group! {
         Answer,
         Reasoning,
         /// Said in the answer's place when a finished run showed no answer text: the body came with an
-        /// error status (`{status}`: `502`), a body arrived without content, nothing arrived.
+        /// error status (`{status}`: `502`) with a body or an empty one, a body arrived without content,
+        /// nothing arrived.
         AnswerNoneStatus,
+        AnswerNoneStatusEmpty,
         AnswerNoneText,
         AnswerNoneNothing,
         /// The raw view (`raw_view.rs`): the section, its summary around the read count, the pager.

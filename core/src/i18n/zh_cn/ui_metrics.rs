@@ -49,6 +49,7 @@ pub fn template(key: K) -> &'static str {
         K::Answer => "回答",
         K::Reasoning => "推理过程",
         K::AnswerNoneStatus => "没有回答：服务器返回了 HTTP {status}。它发来的内容见下方的“原始流”。",
+        K::AnswerNoneStatusEmpty => "没有回答：服务器返回了 HTTP {status}，响应体为空。上面的发现说明了它的含义。",
         K::AnswerNoneText => "没有收到回答文本。服务器发来的内容见下方的“原始流”。",
         K::AnswerNoneNothing => "什么都没有收到。上面的发现说明了原因。",
         K::RawSection => "原始流",
