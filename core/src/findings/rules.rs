@@ -13,7 +13,7 @@
 use serde_json::json;
 
 use super::{Finding, FindingCode, RunFacts, Severity};
-use crate::analysis::MAX_TEXT_BYTES;
+use crate::analysis::{EventKind, MAX_TEXT_BYTES};
 use crate::dialect::{stop_reason, Dialect, StopReason};
 use crate::i18n::keys::RulesKey as K;
 use crate::i18n::Text;
@@ -473,19 +473,21 @@ pub fn keepalive_comments(run: &RunFacts) -> Option<Finding> {
 pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
     let (analysis, metrics) = (run.analysis, run.metrics);
     let first = analysis.first_chunk?;
-    let first_token_read = analysis.content_events().next().map(|e| e.read_index);
-    if !first.role_only || Some(first.read_index) == first_token_read {
+    // The first token the reader sees: answer text, or a reasoning model's thinking before it.
+    let first_token = analysis.events.iter().find(|e| matches!(e.kind, EventKind::Content(_) | EventKind::Reasoning(_)));
+    if !first.role_only || first_token.map(|e| e.read_index) == Some(first.read_index) {
         return None;
     }
+    let then = match first_token {
+        Some(e) if !e.is_content() => Text::msg(K::RoleOnlyThenReasoning).with("at", ms(e.at_ms)),
+        _ => metrics.ttft_ms.map_or_else(Text::empty, |t| Text::msg(K::RoleOnlyThen).with("at", ms(t))),
+    };
     Some(
         Finding::new(
             FindingCode::RoleOnlyFirstChunk,
             Severity::Info,
             Text::msg(K::RoleOnlyTitle),
-            Text::msg(K::RoleOnlyDetail).with("at", ms(first.at_ms)).with(
-                "then",
-                metrics.ttft_ms.map_or_else(Text::empty, |t| Text::msg(K::RoleOnlyThen).with("at", ms(t))),
-            ),
+            Text::msg(K::RoleOnlyDetail).with("at", ms(first.at_ms)).with("then", then),
         )
         .evidence(json!({"at_ms": first.at_ms, "ttft_ms": metrics.ttft_ms})),
     )

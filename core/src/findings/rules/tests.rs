@@ -255,6 +255,14 @@ fn role_only_first_chunk_in_its_own_read_splits_ttfb_from_ttft() {
     // In the same read as the first token, it split nothing.
     let t = sse(vec![(300.0, format!("{role}{}", content("a"))), (320.0, done())]);
     assert_eq!(alone(role_only_first_chunk, t), None);
+    // A reasoning model: thinking in the role chunk's read split nothing either; thinking that came later
+    // is named as the first token the reader saw (not the answer's, 300 ms).
+    let thinking = "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}\n\n";
+    let t = sse(vec![(60.0, format!("{role}{thinking}")), (300.0, content("a")), (320.0, done())]);
+    assert_eq!(alone(role_only_first_chunk, t), None);
+    let t = sse(vec![(60.0, role.to_string()), (90.0, thinking.to_string()), (300.0, content("a")), (320.0, done())]);
+    let f = fires(role_only_first_chunk, t);
+    assert!(f.detail.ends_with("(the first reasoning token came at 90.0 ms)."), "{}", f.detail);
     silent_on_healthy(role_only_first_chunk);
 }
 

@@ -88,6 +88,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::RoleOnlyTitle => "The first chunk carried only the role",
         RulesKey::RoleOnlyDetail => "The first chunk (at {at}) announced the role, not a token: it counts for TTFB, not TTFT{then}.",
         RulesKey::RoleOnlyThen => " (the first token came at {at})",
+        RulesKey::RoleOnlyThenReasoning => " (the first reasoning token came at {at})",
         RulesKey::TraceCappedTitle => "The raw trace kept only totals after its cap",
         RulesKey::TraceCappedDetail => "The trace keeps the bytes of its reads up to {cap} ({kept} {kept:byte kept|bytes kept}); after that, {reads} {reads:read|reads} ({bytes} {bytes:byte|bytes}) were kept only as their times and lengths. {how}",
         RulesKey::TraceCappedReanalysed => "This report was computed again from the stored trace (an import): the figures after the cap come from the reads' times and lengths only; the text, events and tokens in those reads are missing from it.",

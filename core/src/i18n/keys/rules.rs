@@ -86,6 +86,7 @@ key_group! {
         RoleOnlyTitle,
         RoleOnlyDetail,
         RoleOnlyThen,
+        RoleOnlyThenReasoning,
         TraceCappedTitle,
         TraceCappedDetail,
         TraceCappedReanalysed,

@@ -88,6 +88,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::RoleOnlyTitle => "第一个分块只带有角色",
         RulesKey::RoleOnlyDetail => "第一个分块（{at}）只声明了角色，没有 token：它计入首字节时间（TTFB），不计入首字延迟（TTFT）{then}。",
         RulesKey::RoleOnlyThen => "（第一个 token 在 {at} 到达）",
+        RulesKey::RoleOnlyThenReasoning => "（第一个推理 token 在 {at} 到达）",
         RulesKey::TraceCappedTitle => "原始 trace 超过上限后只保留了统计",
         RulesKey::TraceCappedDetail => "trace 最多保留 {cap} 的读取字节（已保留 {kept} 字节）；此后的 {reads} 次读取（{bytes} 字节）只保留了时间和长度。{how}",
         RulesKey::TraceCappedReanalysed => "这份报告是从保存的 trace 重新计算的（导入）：上限之后的数字只来自各次读取的时间和长度，其中的文本、事件和 token 不在报告里。",
