@@ -459,10 +459,16 @@ pub fn diagnose_with(
 
 /// Keeps the first finding of each code (after the severity sort: the most severe, then the first in
 /// rule order), so a report never lists a code twice whatever the rules do: automation reads findings
-/// by code, and the page keys its list by it. Linear in the findings.
+/// by code, and the page keys its list by it. Each kept finding is compared with those kept before it:
+/// the rules and checks above make a few dozen at most, so no hash set (and its hashing code in the wasm).
 pub fn one_per_code(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut seen = std::collections::HashSet::new();
-    findings.into_iter().filter(|f| seen.insert(f.code.clone())).collect()
+    let mut kept: Vec<Finding> = Vec::with_capacity(findings.len());
+    for f in findings {
+        if !kept.iter().any(|k| k.code == f.code) {
+            kept.push(f);
+        }
+    }
+    kept
 }
 
 #[cfg(test)]
