@@ -265,12 +265,12 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
     let message = body.summary().unwrap_or_default();
     let lower = message.to_ascii_lowercase();
     let quota = ["quota", "insufficient", "billing", "credit", "balance"].iter().any(|w| lower.contains(w));
-    let limits: serde_json::Map<String, Value> = trace
-        .headers
-        .iter()
-        .filter(|(n, _)| n.starts_with("x-ratelimit-") || n.starts_with("anthropic-ratelimit-"))
-        .map(|(n, v)| (n.clone(), Value::from(v.as_str())))
-        .collect();
+    // Inserted one by one: collecting into the map (a BTreeMap) sorts the pairs first, with a stable sort
+    // of its own in the wasm (issue 13's size budget). A header sent twice keeps its last value either way.
+    let mut limits = serde_json::Map::new();
+    for (n, v) in trace.headers.iter().filter(|(n, _)| n.starts_with("x-ratelimit-") || n.starts_with("anthropic-ratelimit-")) {
+        limits.insert(n.clone(), Value::from(v.as_str()));
+    }
     let when = match retry_after {
         Some(v) if crate::decimal::parse_decimal(v).is_some() => Text::msg(K::RetryAfterSeconds).with("after", v),
         Some(v) => Text::msg(K::RetryAfter).with("after", v),
