@@ -14,7 +14,6 @@
 //! [`MAX_KEY_ORDER`] `key_order`: [`MAX_WARNINGS`] in all, with a flag when more were left out. Cost: one
 //! walk of each prefix per check, linear in its length.
 
-use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
 
 use serde::Serialize;
@@ -360,11 +359,14 @@ fn objects(prefix: &CachePrefix) -> Vec<Object> {
 /// whether there were more. Paths under `tools` are skipped when `skip_tools` (reordered tools put other
 /// tools at the same index).
 fn key_order(a: &CachePrefix, b: &CachePrefix, max: usize, skip_tools: bool) -> (Vec<PrefixWarning>, bool) {
-    let in_b: HashMap<String, Object> = objects(b).into_iter().map(|o| (o.path.clone(), o)).collect();
+    // B's objects sorted by path and found by binary search: no hash map (and its hashing code) in the wasm.
+    let mut in_b = objects(b);
+    crate::sort::sort_by(&mut in_b, |x, y| x.path.cmp(&y.path));
     let mut out = Vec::new();
     let mut more = false;
     for oa in objects(a) {
-        let Some(ob) = in_b.get(&oa.path) else { continue };
+        let Ok(at) = in_b.binary_search_by(|o| o.path.cmp(&oa.path)) else { continue };
+        let ob = &in_b[at];
         if skip_tools && oa.path.starts_with("tools[") {
             continue;
         }

@@ -11,7 +11,6 @@
 //! - `rate_limited`: 429, with `Retry-After` when the header is readable;
 //! - `http_error`: everything else, with plain advice for the status.
 
-use std::collections::HashSet;
 
 use serde_json::{json, Value};
 
@@ -167,7 +166,9 @@ fn is_model_not_found(body: &ErrorBody) -> bool {
 fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     let model = body.message.as_deref().and_then(quoted_model);
     let mut ids: Vec<String> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    // The ids kept so far, sorted: a binary search per id listed (an imported trace may list any number),
+    // at most MODEL_IDS_KEPT insertions; no hash set and its hashing code in the wasm.
+    let mut seen: Vec<&str> = Vec::new();
     let mut probed = Vec::new();
     // The most ids one answer listed (a list cut at MODEL_IDS_KEPT says how long it was).
     let mut listed = 0;
@@ -176,8 +177,11 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
         listed = listed.max(p.ids_listed());
         // An imported trace may list any number: the finding keeps as many as a probe does.
         for id in &p.ids {
-            if ids.len() < MODEL_IDS_KEPT && seen.insert(id.as_str()) {
-                ids.push(id.clone());
+            if ids.len() < MODEL_IDS_KEPT {
+                if let Err(at) = seen.binary_search(&id.as_str()) {
+                    seen.insert(at, id.as_str());
+                    ids.push(id.clone());
+                }
             }
         }
     }
