@@ -105,14 +105,17 @@ fn failed_runs_count_as_errors() {
 
 #[test]
 fn a_run_the_user_cancelled_is_no_error_and_leaves_the_figures_to_the_others() {
-    // Cancelled 100 ms after its first token, with a tenth of the answer.
+    // Cancelled 100 ms after a late first token.
     let mut cancelled = run(0.0, 4.0, 296.0, "h2");
+    cancelled.metrics.ttft_ms = Some(1000.0);
     cancelled.end = Some(TraceEnd::Cancelled { at_ms: 400.0 });
     cancelled.metrics.total_ms = Some(400.0);
     let runs = vec![(1, run(0.0, 4.0, 296.0, "h2")), (2, run(0.0, 4.0, 296.0, "h2")), (2, cancelled.clone())];
     let report = SweepReport::of(&runs, &SweepSetup { levels: vec![1, 2], per_level: 1 });
     assert_eq!((report.sweep[1].runs, report.sweep[1].errors), (2, 0));
     assert_eq!(report.sweep[1].total_p50_ms, report.sweep[0].total_p50_ms, "the cancelled run's 400 ms left out");
+    assert_eq!(report.sweep[1].ttft_p50_ms, Some(300.0), "and its late first token");
+    assert_eq!(report.sweep[1].server_ttft_p50_ms, Some(300.0), "in the knee's figure too");
     // A level where every run was cancelled keeps their figures, and still no error.
     let runs = vec![(1, run(0.0, 4.0, 296.0, "h2")), (2, cancelled.clone()), (2, cancelled)];
     let report = SweepReport::of(&runs, &SweepSetup { levels: vec![1, 2], per_level: 1 });
