@@ -28,6 +28,7 @@ pub mod text;
 pub mod analysis;
 pub mod config;
 pub mod decimal;
+pub mod fixed;
 pub mod dialect;
 pub mod findings;
 pub mod i18n;

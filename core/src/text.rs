@@ -4,6 +4,8 @@
 //! Times keep about three significant digits: `5.2 ms` and `12.3 ms` below 100 ms, `850 ms` below 1 s,
 //! `3.20 s` below 10 s, `12.3 s` below 100 s, `125 s` above. Sizes: `812 B`, `4.0 KiB`, `1.00 MiB`.
 
+use crate::fixed::fixed;
+
 /// Declares an enum of known snake_case names plus `Other(String)`, serialised as the bare string (so an
 /// unknown name read back from an older or newer report is kept, not refused).
 macro_rules! string_enum {
@@ -67,15 +69,15 @@ pub fn ms(ms: f64) -> String {
     if !ms.is_finite() {
         "n/a".to_string()
     } else if a < 99.95 {
-        format!("{ms:.1} ms")
+        format!("{} ms", fixed(ms, 1))
     } else if a < 999.5 {
-        format!("{ms:.0} ms")
+        format!("{} ms", fixed(ms, 0))
     } else if a < 9_995.0 {
-        format!("{:.2} s", ms / 1000.0)
+        format!("{} s", fixed(ms / 1000.0, 2))
     } else if a < 99_950.0 {
-        format!("{:.1} s", ms / 1000.0)
+        format!("{} s", fixed(ms / 1000.0, 1))
     } else {
-        format!("{:.0} s", ms / 1000.0)
+        format!("{} s", fixed(ms / 1000.0, 0))
     }
 }
 
@@ -88,11 +90,11 @@ pub fn ms_or(value: Option<f64>, none: &str) -> String {
 pub fn bytes(bytes: f64) -> String {
     const KIB: f64 = 1024.0;
     if bytes.abs() >= KIB * KIB {
-        format!("{:.2} MiB", bytes / (KIB * KIB))
+        format!("{} MiB", fixed(bytes / (KIB * KIB), 2))
     } else if bytes.abs() >= KIB {
-        format!("{:.1} KiB", bytes / KIB)
+        format!("{} KiB", fixed(bytes / KIB, 1))
     } else {
-        format!("{bytes:.0} B")
+        format!("{} B", fixed(bytes, 0))
     }
 }
 

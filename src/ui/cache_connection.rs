@@ -15,9 +15,10 @@ use super::campaign_findings::CampaignFindings;
 use super::format;
 use super::lang::{lang_getter, word};
 use super::session::Session;
+use streamscope_core::fixed::fixed;
 
 fn percent(ratio: Option<f64>) -> String {
-    ratio.map_or("–".into(), |r| format!("{:.0}%", r * 100.0))
+    ratio.map_or("–".into(), |r| format!("{}%", fixed(r * 100.0, 0)))
 }
 
 fn reused_words(reused: &[Option<bool>], lang: Lang) -> String {

@@ -17,6 +17,7 @@ use super::lang::{lang_getter, say, word};
 use super::live_view::LiveView;
 use super::session::{RunRecord, Session};
 use super::timeline::{report_marks, HeldSpans, Marks, TimelineChart};
+use streamscope_core::fixed::fixed;
 
 fn spread_cell(s: Option<Spread>, unit: Unit, lang: Lang) -> String {
     match s {
@@ -34,7 +35,7 @@ fn spread_cell(s: Option<Spread>, unit: Unit, lang: Lang) -> String {
 fn figure(value: f64, unit: Unit) -> String {
     match unit {
         Unit::Ms => format::ms(Some(value)),
-        Unit::TokensPerS => format!("{value:.1} tok/s"),
+        Unit::TokensPerS => format!("{} tok/s", fixed(value, 1)),
     }
 }
 

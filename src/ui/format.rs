@@ -1,5 +1,7 @@
 //! Number formatting for the page: one place decides how ms, bytes and rates read.
 
+use streamscope_core::fixed::fixed;
+
 /// A time as [`streamscope_core::text::ms`] writes it (`"12.3 ms"`, `"312 ms"`, `"2.31 s"`), or `"–"`
 /// when there is no value.
 pub fn ms(value: Option<f64>) -> String {
@@ -15,8 +17,8 @@ pub fn bytes(value: usize) -> String {
 pub fn number(value: Option<f64>) -> String {
     match value {
         None => "–".into(),
-        Some(v) if (v - v.round()).abs() < 1e-9 => format!("{v:.0}"),
-        Some(v) => format!("{v:.1}"),
+        Some(v) if (v - v.round()).abs() < 1e-9 => fixed(v, 0),
+        Some(v) => fixed(v, 1),
     }
 }
 

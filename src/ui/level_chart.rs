@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use streamscope_core::i18n::keys::UiPanelsKey;
 
 use super::lang::word;
+use streamscope_core::fixed::fixed;
 
 const WIDTH: f64 = 420.0;
 const HEIGHT: f64 = 180.0;
@@ -44,10 +45,10 @@ pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>
         .map(|s| {
             let points: Vec<(f64, f64)> =
                 s.values_ms.iter().enumerate().filter_map(|(i, v)| v.map(|v| (x(i), y(v)))).collect();
-            let path = points.iter().map(|(px, py)| format!("{px:.1},{py:.1}")).collect::<Vec<_>>().join(" ");
+            let path = points.iter().map(|(px, py)| format!("{},{}", fixed(*px, 1), fixed(*py, 1))).collect::<Vec<_>>().join(" ");
             let dots = points
                 .iter()
-                .map(|(px, py)| view! { <circle cx=format!("{px:.1}") cy=format!("{py:.1}") r="3" class=s.class /> })
+                .map(|(px, py)| view! { <circle cx=fixed(*px, 1) cy=fixed(*py, 1) r="3" class=s.class /> })
                 .collect_view();
             view! {
                 <polyline points=path class=format!("series {}", s.class) fill="none" />
@@ -58,11 +59,11 @@ pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>
     let x_labels = steps
         .iter()
         .enumerate()
-        .map(|(i, label)| view! { <text x=format!("{:.1}", x(i)) y=(HEIGHT - 10.0).to_string() text-anchor="middle">{label.clone()}</text> })
+        .map(|(i, label)| view! { <text x=fixed(x(i), 1) y=fixed(HEIGHT - 10.0, 1) text-anchor="middle">{label.clone()}</text> })
         .collect_view();
     let mark = marked.map(|i| {
-        let px = format!("{:.1}", x(i));
-        view! { <line x1=px.clone() x2=px y1=TOP.to_string() y2=(HEIGHT - BOTTOM).to_string() class="knee-mark" /> }
+        let px = fixed(x(i), 1);
+        view! { <line x1=px.clone() x2=px y1=fixed(TOP, 1) y2=fixed(HEIGHT - BOTTOM, 1) class="knee-mark" /> }
     });
     let legend = series
         .iter()
@@ -71,11 +72,11 @@ pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>
     view! {
         <figure class="level-chart">
             <figcaption>{word(title)}" "{legend}</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") data-testid=testid role="img" aria-label=word(title)>
-                <line x1=LEFT.to_string() x2=(WIDTH - RIGHT).to_string() y1=(HEIGHT - BOTTOM).to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
-                <line x1=LEFT.to_string() x2=LEFT.to_string() y1=TOP.to_string() y2=(HEIGHT - BOTTOM).to_string() class="axis" />
-                <text x=(LEFT - 6.0).to_string() y=(TOP + 4.0).to_string() text-anchor="end">{streamscope_core::text::ms(top)}</text>
-                <text x=(LEFT - 6.0).to_string() y=(HEIGHT - BOTTOM).to_string() text-anchor="end">"0"</text>
+            <svg viewBox=format!("0 0 {} {}", fixed(WIDTH, 0), fixed(HEIGHT, 0)) data-testid=testid role="img" aria-label=word(title)>
+                <line x1=fixed(LEFT, 1) x2=fixed(WIDTH - RIGHT, 1) y1=fixed(HEIGHT - BOTTOM, 1) y2=fixed(HEIGHT - BOTTOM, 1) class="axis" />
+                <line x1=fixed(LEFT, 1) x2=fixed(LEFT, 1) y1=fixed(TOP, 1) y2=fixed(HEIGHT - BOTTOM, 1) class="axis" />
+                <text x=fixed(LEFT - 6.0, 1) y=fixed(TOP + 4.0, 1) text-anchor="end">{streamscope_core::text::ms(top)}</text>
+                <text x=fixed(LEFT - 6.0, 1) y=fixed(HEIGHT - BOTTOM, 1) text-anchor="end">"0"</text>
                 {mark}
                 {lines}
                 {x_labels}

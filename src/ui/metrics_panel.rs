@@ -7,6 +7,7 @@ use streamscope_core::i18n::Text;
 use super::format;
 use super::lang::{say, use_lang, word};
 use super::session::Session;
+use streamscope_core::fixed::fixed;
 
 /// The serialised (snake_case) name of a small enum.
 fn json_name<T: serde::Serialize>(value: &T) -> String {
@@ -66,7 +67,7 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
         let mean = format::number(r.events_per_read_mean);
         Text::msg(K::EventsPerReadValue).with("mean", mean).with("max", r.events_per_read_max.to_string()).render(use_lang())
     });
-    let rate = from_report(|r| r.output_tokens_per_s.map_or("–".into(), |v| format!("{v:.1} tok/s")));
+    let rate = from_report(|r| r.output_tokens_per_s.map_or("–".into(), |v| format!("{} tok/s", fixed(v, 1))));
     let dialect = from_report(|r| {
         let framing = r.framing.map_or("–".to_string(), |f| f.as_str().to_string());
         format!("{} ({framing})", r.dialect.as_str())
@@ -78,7 +79,7 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
     });
     let cache = from_report(|r| match &r.cache {
         Some(c) => match c.hit_ratio {
-            Some(ratio) => Text::msg(K::CacheHit).with("percent", format!("{:.0}%", ratio * 100.0)).render(use_lang()),
+            Some(ratio) => Text::msg(K::CacheHit).with("percent", format!("{}%", fixed(ratio * 100.0, 0))).render(use_lang()),
             None => "–".into(),
         },
         None => say(K::CacheNotReported),

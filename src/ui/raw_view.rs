@@ -10,6 +10,7 @@ use super::format;
 use super::lang::{say, use_lang, word};
 use super::live_view::RawRow;
 use super::session::Session;
+use streamscope_core::fixed::fixed;
 
 /// Rows shown at once.
 pub const ROWS_PER_PAGE: usize = 200;
@@ -63,7 +64,7 @@ pub fn RawView(session: Session) -> impl IntoView {
                         key=|row: &RawRow| row.index
                         children=move |row: RawRow| view! {
                             <div class="raw-row" data-testid="raw-row">
-                                <span class="raw-at">{format!("+{:>9.1} ms", row.at_ms)}</span>
+                                <span class="raw-at">{format!("+{:>9} ms", fixed(row.at_ms, 1))}</span>
                                 <span class="raw-len">{format::bytes(row.len_bytes)}</span>
                                 <pre class="raw-bytes">{row.preview.to_string()}{(row.hidden_bytes > 0).then(|| {
                                     let size = format::bytes(row.hidden_bytes);

@@ -9,6 +9,7 @@ use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 use super::session::Session;
 use crate::net::clock::now_ms;
+use streamscope_core::fixed::fixed;
 
 /// The replay's state: `None` when not replaying, else ms since the replay started.
 #[derive(Clone, Copy)]
@@ -81,7 +82,7 @@ pub fn ReplayButton(session: Session, replay: Replay) -> impl IntoView {
                 }
             >
                 {move || match replay.position_ms.get() {
-                    Some(at) => Text::msg(UiKey::ReplayStop).with("at", format!("{:.1}", at / 1000.0)).render(use_lang()),
+                    Some(at) => Text::msg(UiKey::ReplayStop).with("at", fixed(at / 1000.0, 1)).render(use_lang()),
                     None => say(UiKey::ReplayStart),
                 }}
             </button>

@@ -19,6 +19,7 @@ use super::nice;
 use super::session::Session;
 use super::timeline_live::{Pen, Scales, Strokes};
 use super::timeline_svg::{append_markup, Layers};
+use streamscope_core::fixed::fixed;
 
 pub(super) const WIDTH: f64 = 1000.0;
 pub(super) const LEFT: f64 = 78.0;
@@ -123,7 +124,7 @@ fn plot(live: &LiveView, marks: Marks, span_override_ms: Option<f64>, held: &[(f
     for &(_, to) in held {
         let x = scale.x(to);
         if x - last_mark_x >= 8.0 {
-            burst_marks.push_str(&format!("M{x:.1},{:.1}l-4,-7h8z", READS_TOP - 1.0));
+            burst_marks.push_str(&format!("M{},{}l-4,-7h8z", fixed(x, 1), fixed(READS_TOP - 1.0, 1)));
             last_mark_x = x;
         }
     }
@@ -201,7 +202,7 @@ pub fn TimelineChart(
             node_ref=svg
             class="timeline-chart"
             data-testid=testid
-            viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+            viewBox=format!("0 0 {} {}", fixed(WIDTH, 0), fixed(HEIGHT, 0))
             preserveAspectRatio="none"
             role="img"
             aria-label=word(K::TimelineChart)
@@ -217,8 +218,11 @@ fn draw(layers: &Layers, p: Plot, lang: Lang) {
     let mut rects = String::new();
     for (x, w) in &p.held {
         rects.push_str(&format!(
-            r#"<rect class="held" data-testid="timeline-held" x="{x}" y="{READS_TOP}" width="{w}" height="{}"></rect>"#,
-            EVENTS_BOTTOM - READS_TOP
+            r#"<rect class="held" data-testid="timeline-held" x="{}" y="{}" width="{}" height="{}"></rect>"#,
+            fixed(*x, 3),
+            fixed(READS_TOP, 1),
+            fixed(*w, 3),
+            fixed(EVENTS_BOTTOM - READS_TOP, 1)
         ));
     }
     append_markup(&layers.held, &rects);

@@ -21,6 +21,7 @@ use super::timeline::{
 };
 use super::timeline_bins::{Bin, TimelineBins};
 use super::timeline_svg::{append_markup, Layers};
+use streamscope_core::fixed::fixed;
 
 /// Pieces a group may hold before the drawing starts over in one piece per group: the shapes stay
 /// bounded however long the stream plays (a redraw every this many refreshes, 16 s at four a second).
@@ -114,15 +115,15 @@ impl LinePen {
                     self.started = true;
                     self.x = scale.x(0.0);
                 }
-                path = format!("M{:.1},{:.1}", self.x, scale.count_y(self.total));
+                path = format!("M{},{}", fixed(self.x, 1), fixed(scale.count_y(self.total), 1));
             }
             let x = scale.x(first_ms);
             if (x - self.x).abs() > 1e-9 {
-                path.push_str(&format!(" L{x:.1},{:.1}", scale.count_y(self.total)));
+                path.push_str(&format!(" L{},{}", fixed(x, 1), fixed(scale.count_y(self.total), 1)));
             }
             self.total += new as usize;
             self.x = x;
-            path.push_str(&format!(" L{x:.1},{:.1}", scale.count_y(self.total)));
+            path.push_str(&format!(" L{},{}", fixed(x, 1), fixed(scale.count_y(self.total), 1)));
         }
         self.in_bin = bins.bins().get(to).map_or(0, |b| count(b).0);
         path
@@ -188,7 +189,7 @@ impl Pen {
                 if i == from && h <= self.read_height {
                     continue;
                 }
-                strokes.reads.push_str(&format!("M{:.1},{READS_BOTTOM:.1}v{:.1}", scale.x(bin.first_read_ms), -h));
+                strokes.reads.push_str(&format!("M{},{}v{}", fixed(scale.x(bin.first_read_ms), 1), fixed(READS_BOTTOM, 1), fixed(-h, 1)));
             }
             self.read_height = match bins.bins().get(to) {
                 Some(bin) if bin.reads > 0 => scale.read_height(bin.max_read_bytes),

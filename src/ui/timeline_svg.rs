@@ -8,6 +8,7 @@ use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 
 use super::timeline::{AXIS_Y, EVENTS_BOTTOM, READS_TOP, WIDTH};
+use streamscope_core::fixed::fixed;
 
 /// The chart's frame and empty layers, in drawing order: the two row labels, the axis, then held spans,
 /// burst marks, ticks, reads, content, reasoning, the token axis' top and the marks. Numbers from the
@@ -90,9 +91,11 @@ impl Layers {
         for (x, label) in ticks {
             // The labels are durations this page wrote (`format::ms`): digits, a point, a space, "ms" or "s".
             markup.push_str(&format!(
-                r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{AXIS_Y}" y2="{}"></line><text x="{x:.1}" y="{}" text-anchor="middle">{label}</text></g>"#,
-                AXIS_Y + 4.0,
-                AXIS_Y + 16.0
+                r#"<g class="tick"><line x1="{x}" x2="{x}" y1="{}" y2="{}"></line><text x="{x}" y="{}" text-anchor="middle">{label}</text></g>"#,
+                fixed(AXIS_Y, 1),
+                fixed(AXIS_Y + 4.0, 1),
+                fixed(AXIS_Y + 16.0, 1),
+                x = fixed(*x, 1)
             ));
         }
         self.ticks.set_inner_html(&markup);
@@ -112,8 +115,12 @@ impl Layers {
         for ((_, class, x), label_y) in marks.iter().zip(mark_label_ys(marks.iter().map(|m| m.2))) {
             let (label_x, anchor) = mark_label_x(*x);
             markup.push_str(&format!(
-                r#"<g class="mark {class}" data-testid="timeline-{class}"><line x1="{x:.1}" x2="{x:.1}" y1="{}" y2="{EVENTS_BOTTOM}"></line><text x="{label_x:.1}" y="{label_y:.1}"{anchor}></text></g>"#,
-                READS_TOP - 6.0,
+                r#"<g class="mark {class}" data-testid="timeline-{class}"><line x1="{x}" x2="{x}" y1="{}" y2="{}"></line><text x="{}" y="{}"{anchor}></text></g>"#,
+                fixed(READS_TOP - 6.0, 1),
+                fixed(EVENTS_BOTTOM, 1),
+                fixed(label_x, 1),
+                fixed(label_y, 1),
+                x = fixed(*x, 1),
             ));
         }
         self.marks.set_inner_html(&markup);

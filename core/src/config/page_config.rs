@@ -334,8 +334,11 @@ impl PageConfig {
             ("idle_timeout_s", t.idle_s, d.idle_s),
             ("total_timeout_s", t.total_s, d.total_s),
         ] {
-            if value != default {
-                pairs.push((key, format!("{value}")));
+            // Written as `Display` would, without std's float formatting: every time-out the form or a link
+            // sets is a short decimal; one that is not (an imported configuration's 1e-30) is left out, as
+            // the link's reader would refuse it anyway.
+            if let Some(value) = (value != default).then(|| crate::decimal::format_decimal(value)).flatten() {
+                pairs.push((key, value));
             }
         }
         if let Some(lang) = self.lang {

@@ -56,7 +56,7 @@ pub fn low_cache_hit(warm_hit_ratio: Option<f64>, warm_runs: usize, cold_ttft_ms
         (Some(cold), Some(warm)) => Text::msg(K::LowCacheTtfts).with("cold", ms(cold)).with("warm", ms(warm)),
         _ => Text::empty(),
     };
-    let percent = |share: f64| format!("{:.0}", share * 100.0);
+    let percent = |share: f64| crate::fixed::fixed(share * 100.0, 0);
     Some(
         Finding::new(
             FindingCode::LowCacheHit,

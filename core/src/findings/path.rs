@@ -38,6 +38,7 @@ use crate::verdict::{
     buffered_signals, held_start, server_wrote_releases_together, steady_release_period_ms, BufferedSignal, Verdict,
 };
 use crate::wire::Framing;
+use crate::fixed::fixed;
 
 /// How close (ms) headers and the first body byte must be to count as arriving together. `fetch()`
 /// resolving and the first read are two promise turns apart, and the browser hands the body over through
@@ -91,8 +92,8 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::BurstsTimer)
                 .count("releases", cadence.releases)
                 .with("period", ms_or_na(cadence.period_p50_ms))
-                .with("regular", format!("{:.0}", cadence.regular_share.unwrap_or(0.0) * 100.0))
-                .with("per_release", format!("{:.1}", cadence.events_per_release_mean.unwrap_or(0.0))),
+                .with("regular", fixed(cadence.regular_share.unwrap_or(0.0) * 100.0, 0))
+                .with("per_release", fixed(cadence.events_per_release_mean.unwrap_or(0.0), 1)),
         );
     }
     if delivery.burst_count > 0 {
@@ -103,9 +104,9 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::BurstsCount)
                 .count("events", metrics.content_events)
                 .count("bursts", delivery.burst_count)
-                .with("mean", format!("{:.1}", delivery.events_per_burst_mean.unwrap_or(0.0)))
+                .with("mean", fixed(delivery.events_per_burst_mean.unwrap_or(0.0), 1))
                 .with("gap", gap)
-                .with("share", format!("{:.0}", share * 100.0))
+                .with("share", fixed(share * 100.0, 0))
                 .count("max", delivery.content_events_per_read_max),
         );
     }
@@ -266,11 +267,8 @@ fn header_sign(name: &str, value: impl Into<Text>) -> Text {
 pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
     let RunFacts { trace, analysis, .. } = *run;
     let mut signs: Vec<Text> = Vec::new();
-    if let Some(age) = trace
-        .header("age")
-        .and_then(|a| crate::decimal::parse_decimal(a.trim()))
-        .filter(|&a| a > 0.0)
-    {
+    // Said as the server sent it: no float written back.
+    if let Some(age) = trace.header("age").map(str::trim).filter(|a| crate::decimal::parse_decimal(a).is_some_and(|a| a > 0.0)) {
         signs.push(header_sign("Age", age.to_string()));
     }
     for name in ["x-cache", "x-cache-status"] {
@@ -387,9 +385,9 @@ pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
             Severity::Info,
             Text::msg(K::StepsTitle),
             Text::msg(K::StepsDetail)
-                .with("per_release", format!("{per_release:.1}"))
+                .with("per_release", fixed(per_release, 1))
                 .with("period", fmt_ms(period))
-                .with("regular", format!("{:.0}", regular * 100.0))
+                .with("regular", fixed(regular * 100.0, 0))
                 .count("releases", c.releases)
                 .with("cause", cause),
         )

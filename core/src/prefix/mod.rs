@@ -150,7 +150,7 @@ impl PrefixCheck {
         Text::msg(K::Shared)
             .with("shared", d.shared_bytes.to_string())
             .count("shorter", d.len_a_bytes.min(d.len_b_bytes))
-            .with("percent", format!("{:.0}", (d.shared_share * 100.0).floor()))
+            .with("percent", crate::fixed::fixed((d.shared_share * 100.0).floor(), 0))
             .count("a", d.len_a_bytes)
             .count("b", d.len_b_bytes)
     }

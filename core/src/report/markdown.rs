@@ -17,6 +17,7 @@ use crate::findings::Finding;
 use crate::i18n::keys::MarkdownKey as K;
 use crate::i18n::{Lang, Text};
 use crate::report::Report;
+use crate::fixed::fixed;
 
 fn ms(v: Option<f64>) -> String {
     crate::text::ms_or(v, "–")
@@ -105,7 +106,7 @@ fn single(out: &mut String, r: &Report, lang: Lang) {
 const SIDES_TABLE: [K; 6] = [K::Target, K::VerdictColumn, K::TtftMedianMs, K::TpotMs, K::TotalMs, K::Runs];
 
 fn summary_row(out: &mut String, name: &str, s: &RunsSummary, lang: Lang) {
-    let spread = |sp: Option<super::runs::Spread>| sp.map_or("–".into(), |s| format!("{:.1} (p90 {:.1}, ±{:.1})", s.median, s.p90, s.spread / 2.0));
+    let spread = |sp: Option<super::runs::Spread>| sp.map_or("–".into(), |s| format!("{} (p90 {}, ±{})", fixed(s.median, 1), fixed(s.p90, 1), fixed(s.spread / 2.0, 1)));
     let _ = writeln!(
         out,
         "| {name} | {} | {} | {} | {} | {} |",
@@ -119,7 +120,7 @@ fn summary_row(out: &mut String, name: &str, s: &RunsSummary, lang: Lang) {
 
 /// A share as a percentage without decimals: `55%`.
 fn percent(share: f64) -> String {
-    format!("{:.0}%", share * 100.0)
+    format!("{}%", fixed(share * 100.0, 0))
 }
 
 /// The Markdown summary of any campaign, in `lang`: its findings and sentences said in `lang` where the
@@ -188,7 +189,7 @@ pub fn campaign_markdown(report: &CampaignReport, lang: Lang) -> String {
                     verdict_word(hop.verdict).render(lang),
                     ms(hop.ttft_ms),
                     ms(hop.tpot_ms),
-                    hop.events_per_read_mean.map_or("–".into(), |v| format!("{v:.1}")),
+                    hop.events_per_read_mean.map_or("–".into(), |v| fixed(v, 1)),
                     codes.join(" ")
                 );
             }
