@@ -95,7 +95,7 @@ mod tests {
     fn writes_what_std_writes_for_ties_signs_and_the_ends_of_the_range() {
         let values = [
             0.0, -0.0, 0.25, 0.5, 1.5, 2.5, 0.125, 0.375, -0.04, 0.05, 0.95, 9.95, 99.95, 999.5, 1e300, -1e300,
-            f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-10, 123456789.987654321, 4503599627370495.5, 9007199254740993.0,
+            f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-10, 123_456_789.987_654_3, 4503599627370495.5, 9007199254740993.0,
             f64::NAN, f64::INFINITY, f64::NEG_INFINITY,
         ];
         for v in values {
