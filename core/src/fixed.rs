@@ -3,7 +3,7 @@
 //! 17 KB of wasm) wherever any float is formatted, so the page's chunks write every float through here
 //! (issue 13's size budget).
 
-/// The most decimals [`fixed`] writes (the page writes at most 2).
+/// The most decimals [`fixed`] writes (the page writes at most 3: the timeline's held spans).
 pub const MAX_DECIMALS: usize = 9;
 
 /// `value` with `decimals` digits after the point (at most [`MAX_DECIMALS`]), exactly as
