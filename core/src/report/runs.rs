@@ -140,13 +140,12 @@ pub struct RunsSummary {
     pub runs: Vec<Report>,
 }
 
-fn severity_rank(v: Verdict) -> u8 {
-    match v {
-        Verdict::Streaming => 0,
-        Verdict::Buffered => 1,
-        Verdict::Collected => 2,
-        Verdict::Failed => 3,
-    }
+/// The verdicts, worst first: a tie between counts goes to the worse one, and counts are said in this order.
+pub const WORST_FIRST: [Verdict; 4] = [Verdict::Failed, Verdict::Collected, Verdict::Buffered, Verdict::Streaming];
+
+/// Where `verdict` stands in [`WORST_FIRST`]: the slot of a tally of verdicts.
+pub fn worst_first_index(verdict: Verdict) -> usize {
+    WORST_FIRST.iter().position(|&v| v == verdict).unwrap_or(0)
 }
 
 /// The most frequent verdict; a tie goes to the worse one (failed, collected, buffered, streaming), and
@@ -154,14 +153,11 @@ fn severity_rank(v: Verdict) -> u8 {
 pub fn most_frequent_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
     let mut counts = [0usize; 4];
     for v in verdicts {
-        counts[severity_rank(v) as usize] += 1;
+        counts[worst_first_index(v)] += 1;
     }
-    [Verdict::Failed, Verdict::Collected, Verdict::Buffered, Verdict::Streaming]
-        .into_iter()
-        .map(|v| (counts[severity_rank(v) as usize], severity_rank(v), v))
-        .max_by_key(|(count, rank, _)| (*count, *rank))
-        .filter(|(count, _, _)| *count > 0)
-        .map_or(Verdict::Failed, |(_, _, v)| v)
+    // The first of the largest counts, worst first: a strictly larger count only moves it.
+    let most = (1..counts.len()).fold(0, |most, i| if counts[i] > counts[most] { i } else { most });
+    if counts[most] == 0 { Verdict::Failed } else { WORST_FIRST[most] }
 }
 
 fn values(runs: &[&Report], f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
@@ -311,6 +307,16 @@ mod tests {
         assert!(!short.has_low_cache_hit());
         // One run has no warm run to judge.
         assert!(!RunsSummary::of(vec![run(0, 1000, 900.0)]).has_low_cache_hit());
+    }
+
+    #[test]
+    fn the_most_frequent_verdict_wins_a_tie_goes_to_the_worse_and_none_is_failed() {
+        use Verdict::*;
+        assert_eq!(most_frequent_verdict([Streaming, Buffered, Streaming]), Streaming);
+        assert_eq!(most_frequent_verdict([Streaming, Buffered]), Buffered);
+        assert_eq!(most_frequent_verdict([Collected, Streaming, Failed, Streaming, Failed]), Failed);
+        assert_eq!(most_frequent_verdict([Buffered, Collected]), Collected);
+        assert_eq!(most_frequent_verdict([]), Failed);
     }
 
     #[test]

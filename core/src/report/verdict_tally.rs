@@ -4,18 +4,12 @@
 use crate::i18n::keys::{UiKey, UiPanelsKey};
 use crate::i18n::Text;
 use crate::report::compare::Side;
+use crate::report::runs::{worst_first_index, WORST_FIRST};
 use crate::report::words::verdict_word;
 use crate::verdict::Verdict;
 
-/// The verdicts, worst first: the order their counts are said in.
-const WORST_FIRST: [Verdict; 4] = [Verdict::Failed, Verdict::Collected, Verdict::Buffered, Verdict::Streaming];
-
 /// How many runs ended in each verdict, in [`WORST_FIRST`]'s order.
 type Tally = [usize; 4];
-
-fn slot(verdict: Verdict) -> usize {
-    WORST_FIRST.iter().position(|&v| v == verdict).unwrap_or(0)
-}
 
 /// `buffered ×2, streaming ×1`: the verdicts that some run ended in, worst first.
 fn counts(tally: &Tally) -> Text {
@@ -32,7 +26,7 @@ fn counts(tally: &Tally) -> Text {
 pub fn runs_disagree(runs: impl IntoIterator<Item = (Side, Verdict)>, by_side: bool) -> Option<Text> {
     let mut sides: [Tally; 2] = [[0; 4]; 2];
     for (side, verdict) in runs {
-        sides[side as usize][slot(verdict)] += 1;
+        sides[side as usize][worst_first_index(verdict)] += 1;
     }
     let all: Tally = std::array::from_fn(|i| sides[0][i] + sides[1][i]);
     if all.iter().filter(|&&n| n > 0).count() < 2 {
