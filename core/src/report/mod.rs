@@ -183,10 +183,14 @@ impl Report {
 /// makes a side `failed` nor pulls its medians toward a partial run (its report stays in `runs`, its
 /// verdict in the counts, its `cancelled` finding in the findings).
 pub fn measured_runs(mut runs: Vec<&Report>) -> Vec<&Report> {
-    if !runs.iter().all(|r| r.cancelled()) {
-        runs.retain(|r| !r.cancelled());
-    }
+    runs.retain(measured_among(&runs));
     runs
+}
+
+/// Whether a run of `runs` is one of [`measured_runs`]: for lists that keep other things beside each run.
+pub fn measured_among(runs: &[&Report]) -> impl Fn(&&Report) -> bool {
+    let every_run_cancelled = runs.iter().all(|r| r.cancelled());
+    move |r| every_run_cancelled || !r.cancelled()
 }
 
 #[cfg(test)]

@@ -106,8 +106,8 @@ impl SweepReport {
         levels.retain(|l| !l.runs.is_empty());
         // The runs that ended, as for every other figure of a level (`measured_runs`).
         let server_ttfts = |l: &Level| -> Vec<f64> {
-            let every_run_cancelled = l.runs.iter().all(|r| r.cancelled());
-            let runs = l.runs.iter().zip(&l.waits_ms).filter(|(r, _)| every_run_cancelled || !r.cancelled());
+            let measured = super::measured_among(&l.runs);
+            let runs = l.runs.iter().zip(&l.waits_ms).filter(|(r, _)| measured(r));
             runs.filter_map(|(r, w)| r.ttft_ms.map(|t| (t - w).max(0.0))).collect()
         };
         let (knee, knee_rule) = knee::knee(&levels.iter().map(|l| (l.level, server_ttfts(l))).collect::<Vec<_>>());
