@@ -17,6 +17,7 @@
 //!   wire/      bytes -> lines -> SSE events / JSON lines / raw text; framing detection
 //!   trace, stats, text, sort   raw facts, percentiles, THE time/size formatter, the one stable sort
 //!   decimal                    a short decimal number read exactly, without std's float parser
+//!   json                       JSON text read to serde_json values without serde_json's reader (a run's events)
 //! ```
 //!
 //! Times are `f64` milliseconds since `fetch()` was called. Malformed input never panics: it becomes a
@@ -32,6 +33,7 @@ pub mod fixed;
 pub mod dialect;
 pub mod findings;
 pub mod i18n;
+pub mod json;
 pub mod json_in;
 pub mod measure;
 pub mod prefix;

@@ -476,7 +476,7 @@ pub fn models_probe_urls(request_url: &str) -> Vec<String> {
 /// `body` (a JSON object) with its `model` replaced by `model`; `None` when the body is not a JSON object
 /// with a `model` field.
 pub fn body_with_model(body: &str, model: &str) -> Option<String> {
-    let mut v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let mut v = crate::json::parse_value(body).ok()?;
     let slot = v.as_object_mut()?.get_mut("model")?;
     *slot = serde_json::Value::from(model);
     Some(v.to_string())

@@ -9,7 +9,8 @@
 //! quote on (the suffix) and the chunk's facts. A later chunk made of the same prefix, one complete string
 //! literal and the same suffix has the same facts with its own text ([`ChunkMemo::recall`]): the JSON
 //! around the literal is byte for byte the same, so it parses to the same tree with only that string
-//! changed, and the string is decoded by serde_json itself (the same escapes, the same errors).
+//! changed, and the string is decoded by the reader the full way uses ([`crate::json`]: the same escapes,
+//! the same errors).
 //!
 //! Learning is checked, not assumed: the chunk is read again the full way with the literal replaced by two
 //! probe texts, and the memo is kept only when each probe comes out as the text in the same place with
@@ -200,7 +201,7 @@ fn string_literals(json: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Decodes one JSON string literal (quotes included) exactly as serde_json decodes it inside a document:
+/// Decodes one JSON string literal (quotes included) exactly as the full way decodes it inside a document:
 /// borrowed when it has no escapes (then it is its own text), `None` when it is not one complete valid
 /// literal.
 fn decode_literal(literal: &str) -> Option<Cow<'_, str>> {
@@ -210,7 +211,7 @@ fn decode_literal(literal: &str) -> Option<Cow<'_, str>> {
     if body.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         return Some(Cow::Borrowed(body));
     }
-    serde_json::from_str::<String>(literal).ok().map(Cow::Owned)
+    crate::json::decode_string_literal(literal).map(Cow::Owned)
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ impl ErrorBody {
         if text.is_empty() {
             return ErrorBody { shape: Some(ErrorShape::Empty), ..ErrorBody::default() };
         }
-        if let Ok(v) = serde_json::from_str::<Value>(text) {
+        if let Ok(v) = crate::json::parse_value(text) {
             if let Some(parsed) = json_error(&v) {
                 return parsed;
             }

@@ -176,7 +176,7 @@ pub fn classify_payload(data: &str) -> Payload {
     if openai::is_done(data) {
         return Payload::Done;
     }
-    match serde_json::from_str::<Value>(data) {
+    match crate::json::parse_value(data) {
         Ok(v) if v.is_object() => Payload::Object(v),
         _ => Payload::Other,
     }

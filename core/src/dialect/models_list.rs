@@ -6,8 +6,9 @@
 //!
 //! - the net layer reads at most [`MODELS_BODY_MAX_BYTES`] (1 MiB) of it;
 //! - the body is never turned into a `serde_json::Value` (a JSON tree of 100,000 small objects takes
-//!   some 50 times the bytes of its text): it is walked once with serde, and every value but the ids is
-//!   skipped without being kept;
+//!   some 50 times the bytes of its text): it is walked once with core's JSON reader
+//!   ([`crate::json::Reader`]), and every value but the ids is skipped without being kept, at any depth
+//!   and without recursion;
 //! - the first [`MODEL_IDS_KEPT`] (1000) ids are kept and every id is counted ([`ModelIds::total`]);
 //!   an id longer than [`MODEL_ID_MAX_BYTES`] (256 bytes: real ids, ARNs included, stay far below) is
 //!   counted but not kept;
@@ -16,9 +17,7 @@
 //! The bug this avoids: the whole body was parsed into a `Value`, every id kept, and the
 //! `model_not_found` finding then compared each id with every other (quadratic in the list).
 
-use std::fmt;
-
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::json::{JsonError, Reader};
 
 /// The most bytes of a models answer the net layer reads (1 MiB: some 20,000 ids with their metadata).
 pub const MODELS_BODY_MAX_BYTES: usize = 1024 * 1024;
@@ -49,9 +48,8 @@ impl ModelIds {
 /// answer; empty for anything else. Linear in the body, memory bounded by the caps above.
 pub fn model_ids(body: &str) -> ModelIds {
     let mut lists = Lists::default();
-    let mut de = serde_json::Deserializer::from_str(body);
     // An error (not JSON, or a body cut at the read cap) keeps what was read before it.
-    let _ = TopLevel(&mut lists).deserialize(&mut de);
+    let _ = top_level(&mut Reader::new(body), &mut lists);
     if lists.saw_data {
         lists.data
     } else {
@@ -67,250 +65,99 @@ struct Lists {
     saw_data: bool,
 }
 
-/// Walks the top-level object.
-struct TopLevel<'a>(&'a mut Lists);
-
-/// Walks one list (`data` or `models`), adding its ids.
-struct IdList<'a>(&'a mut ModelIds);
-
-/// Reads one element of a list: its `id`, else its `name`, when that is a string.
-struct Element<'a>(&'a mut ModelIds);
-
-/// Reads a value that should be a string id (anything else is skipped).
-struct IdValue;
-
-/// Accepts scalars and drains arrays and objects of a value that is not what was looked for.
-macro_rules! skip_other_values {
-    ($out:ty, $none:expr) => {
-        fn visit_bool<E>(self, _: bool) -> Result<$out, E> {
-            Ok($none)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<$out, E> {
-            Ok($none)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<$out, E> {
-            Ok($none)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<$out, E> {
-            Ok($none)
-        }
-        fn visit_unit<E>(self) -> Result<$out, E> {
-            Ok($none)
-        }
-    };
-}
-
-fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-impl<'de> DeserializeSeed<'de> for TopLevel<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
+/// Walks the top-level object (anything else lists nothing; what follows the first value is not read).
+fn top_level(r: &mut Reader<'_>, lists: &mut Lists) -> Result<(), JsonError> {
+    if r.peek() != Some(b'{') {
+        return Ok(());
     }
-}
-
-impl<'de> Visitor<'de> for TopLevel<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a models list")
-    }
-
-    skip_other_values!((), ());
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        drain_seq(seq)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<KeyName>()? {
-            let list = match key {
-                KeyName::Data => {
-                    self.0.saw_data = true;
-                    &mut self.0.data
-                }
-                KeyName::Models => &mut self.0.models,
-                KeyName::Id | KeyName::Name | KeyName::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-            };
-            // A repeated key replaces the earlier list, as a JSON object does.
-            *list = ModelIds::default();
-            map.next_value_seed(IdList(list))?;
-        }
-        Ok(())
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for IdList<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for IdList<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of models")
-    }
-
-    skip_other_values!((), ());
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        drain_map(map)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Element(&mut *self.0))?.is_some() {}
-        Ok(())
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Element<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Element<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a model")
-    }
-
-    skip_other_values!((), ());
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        drain_seq(seq)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        // `Some(None)`: the key was there with a value that is not a (keepable) string.
-        let (mut id, mut name): (Option<Option<Id>>, Option<Option<Id>>) = (None, None);
-        while let Some(key) = map.next_key::<KeyName>()? {
-            match key {
-                KeyName::Id => id = Some(map.next_value_seed(IdValue)?),
-                KeyName::Name => name = Some(map.next_value_seed(IdValue)?),
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+    r.enter(b'{')?;
+    let mut first = true;
+    while r.next_item(b'}', &mut first)? {
+        let list = match &*r.key()? {
+            "data" => {
+                lists.saw_data = true;
+                &mut lists.data
             }
-        }
-        let found = match id {
-            Some(id) => id,
-            None => name.flatten(),
+            "models" => &mut lists.models,
+            _ => {
+                r.skip_value()?;
+                continue;
+            }
         };
-        if let Some(found) = found {
-            self.0.total += 1;
-            if let Id::Kept(id) = found {
-                if self.0.ids.len() < MODEL_IDS_KEPT {
-                    self.0.ids.push(id);
-                }
+        // A repeated key replaces the earlier list, as a JSON object does.
+        *list = ModelIds::default();
+        id_list(r, list)?;
+    }
+    Ok(())
+}
+
+/// Walks one list (`data` or `models`), adding its ids; a value that is not a list is skipped.
+fn id_list(r: &mut Reader<'_>, list: &mut ModelIds) -> Result<(), JsonError> {
+    if r.peek() != Some(b'[') {
+        return r.skip_value();
+    }
+    r.enter(b'[')?;
+    let mut first = true;
+    while r.next_item(b']', &mut first)? {
+        element(r, list)?;
+    }
+    Ok(())
+}
+
+/// Reads one element of a list: its `id`, else its `name`, when that is a string; an element that is not
+/// an object is skipped, and one is counted only once its object has ended.
+fn element(r: &mut Reader<'_>, list: &mut ModelIds) -> Result<(), JsonError> {
+    if r.peek() != Some(b'{') {
+        return r.skip_value();
+    }
+    r.enter(b'{')?;
+    // `Some(None)`: the key was there with a value that is not a (keepable) string.
+    let (mut id, mut name): (Option<Option<Id>>, Option<Option<Id>>) = (None, None);
+    let mut first = true;
+    while r.next_item(b'}', &mut first)? {
+        let slot = match &*r.key()? {
+            "id" => &mut id,
+            "name" => &mut name,
+            _ => {
+                r.skip_value()?;
+                continue;
+            }
+        };
+        *slot = Some(id_value(r)?);
+    }
+    let found = match id {
+        Some(id) => id,
+        None => name.flatten(),
+    };
+    if let Some(found) = found {
+        list.total += 1;
+        if let Id::Kept(id) = found {
+            if list.ids.len() < MODEL_IDS_KEPT {
+                list.ids.push(id);
             }
         }
-        Ok(())
     }
+    Ok(())
+}
+
+/// A value that should be a string id; anything else is skipped (`None`).
+fn id_value(r: &mut Reader<'_>) -> Result<Option<Id>, JsonError> {
+    if r.peek() != Some(b'"') {
+        r.skip_value()?;
+        return Ok(None);
+    }
+    let id = r.string()?;
+    Ok(Some(if id.len() <= MODEL_ID_MAX_BYTES {
+        Id::Kept(id.into_owned())
+    } else {
+        Id::TooLong
+    }))
 }
 
 /// A string id: kept when short enough, else only counted.
 enum Id {
     Kept(String),
     TooLong,
-}
-
-impl<'de> DeserializeSeed<'de> for IdValue {
-    type Value = Option<Id>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Id>, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for IdValue {
-    type Value = Option<Id>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a model id")
-    }
-
-    skip_other_values!(Option<Id>, None);
-
-    fn visit_str<E>(self, s: &str) -> Result<Option<Id>, E> {
-        Ok(Some(if s.len() <= MODEL_ID_MAX_BYTES {
-            Id::Kept(s.to_owned())
-        } else {
-            Id::TooLong
-        }))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Id>, A::Error> {
-        drain_seq(seq).map(|()| None)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Id>, A::Error> {
-        drain_map(map).map(|()| None)
-    }
-}
-
-/// The object keys this reader looks at; every other key is skipped without being kept.
-enum KeyName {
-    Data,
-    Models,
-    Id,
-    Name,
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for KeyName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KeyName, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = KeyName;
-
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object key")
-            }
-
-            fn visit_str<E>(self, s: &str) -> Result<KeyName, E> {
-                Ok(match s {
-                    "data" => KeyName::Data,
-                    "models" => KeyName::Models,
-                    "id" => KeyName::Id,
-                    "name" => KeyName::Name,
-                    _ => KeyName::Other,
-                })
-            }
-        }
-        d.deserialize_str(KeyVisitor)
-    }
 }
 
 #[cfg(test)]
@@ -425,12 +272,21 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_refused_not_a_stack_overflow() {
+    fn deep_nesting_is_walked_without_a_stack_overflow() {
         let deep = format!(
-            "{{\"data\":[{{\"id\":\"a\"}},{{\"x\":{}{}}}]}}",
+            "{{\"data\":[{{\"id\":\"a\"}},{{\"x\":{}{}}},{{\"id\":\"b\"}}]}}",
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
-        assert_eq!(ids(&deep), ["a"]);
+        assert_eq!(ids(&deep), ["a", "b"]);
+        // Unclosed, it ends the walk and keeps what came before.
+        assert_eq!(ids(&format!("{{\"data\":[{{\"id\":\"a\"}},{{\"x\":{}", "[".repeat(100_000))), ["a"]);
+    }
+
+    #[test]
+    fn keys_are_read_decoded_and_other_values_skipped_whatever_they_hold() {
+        assert_eq!(ids(r#"{"\u0064ata":[{"\u0069d":"a"}]}"#), ["a"]);
+        assert_eq!(ids(r#"{"data":[{"id":1e999,"name":"n"},{"meta":{"n":-0.5e-400,"s":"\ud83d\ude00"},"id":"b"}]}"#), ["b"]);
+        assert_eq!(model_ids(r#"{"data":[{"id":"a"},{"id":"b"#).total, 1, "an element cut short is not counted");
     }
 }

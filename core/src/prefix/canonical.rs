@@ -147,7 +147,7 @@ pub(crate) fn normalized_string(raw: &str) -> Cow<'_, str> {
     if !raw.as_bytes().contains(&b'\\') {
         return Cow::Borrowed(raw);
     }
-    let Ok(decoded) = serde_json::from_str::<String>(raw) else {
+    let Some(decoded) = crate::json::decode_string_literal(raw) else {
         return Cow::Borrowed(raw);
     };
     let mut out = String::with_capacity(decoded.len() + 2);
@@ -169,7 +169,7 @@ pub(crate) fn normalized_string(raw: &str) -> Cow<'_, str> {
 
 /// Decodes a string literal's value for reading (a role): cut to `max` bytes, on a character boundary.
 fn decoded(raw: &str, max: usize) -> String {
-    let s = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.trim_matches('"').to_string());
+    let s = crate::json::decode_string_literal(raw).unwrap_or_else(|| raw.trim_matches('"').to_string());
     let mut cut = s.len().min(max);
     while !s.is_char_boundary(cut) {
         cut -= 1;
