@@ -137,7 +137,7 @@ impl CampaignReport {
 
     /// Pretty JSON.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        super::pretty_json::pretty_json(self, || "{\"error\":\"the campaign could not be written as JSON\"}".into())
     }
 }
 

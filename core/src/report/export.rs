@@ -74,7 +74,7 @@ impl Export {
 
     /// Pretty JSON of the export.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        super::pretty_json::pretty_json(self, || "{\"error\":\"the export could not be written as JSON\"}".into())
     }
 }
 

@@ -22,6 +22,7 @@ mod localize;
 pub mod markdown;
 pub mod hops;
 mod held;
+mod pretty_json;
 mod read;
 pub mod runs;
 pub mod sweep;
@@ -154,11 +155,8 @@ impl Report {
 
     /// The report as pretty-printed JSON.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| {
-            format!(
-                "{{\"schema_version\":{SCHEMA_VERSION},\"error\":{:?}}}",
-                e.to_string()
-            )
+        pretty_json::pretty_json(self, || {
+            format!("{{\"schema_version\":{SCHEMA_VERSION},\"error\":\"the report could not be written as JSON\"}}")
         })
     }
 
