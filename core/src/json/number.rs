@@ -10,6 +10,8 @@
 //! digits only whether any further digit is non-zero can matter (every value halfway between two
 //! `f64`s has at most 767), so the digits kept are bounded whatever the text's length.
 
+use crate::decimal::POWERS_OF_TEN;
+
 /// A number as JSON text holds it, typed as serde_json types it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
@@ -23,12 +25,6 @@ pub enum Num {
 
 /// Significant digits kept for the exact path: every midpoint between two `f64`s has at most 767.
 const MAX_DIGITS: usize = 800;
-
-/// 10^0 ..= 10^22, each exact in an `f64`.
-const POWERS_OF_TEN: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-    1e19, 1e20, 1e21, 1e22,
-];
 
 /// Why a number was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
