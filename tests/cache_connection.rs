@@ -57,6 +57,8 @@ async fn a_cold_tls_connection_costs_the_first_run_and_later_runs_reuse_it() {
         assert_eq!(conn["protocol"], "h2", "{conn:#}");
         assert_eq!(conn["timing_allowed"], true, "{conn:#}");
         assert_eq!(conn["reused"], serde_json::json!([false, true, true]), "{conn:#}");
+        // A GET without headers is a simple request: no preflight, though the proxy is another origin.
+        assert_eq!((&conn["preflight"], &conn["preflight_note"]), (&Value::Bool(false), &Value::Null), "{conn:#}");
         let tls = conn["cold"]["tls_ms"].as_f64().unwrap_or(0.0);
         assert!(tls > 0.0, "the first run's TLS handshake: {conn:#}");
         let setup = conn["cold_setup_ms"].as_f64().unwrap_or(0.0);
@@ -75,6 +77,27 @@ async fn a_cold_tls_connection_costs_the_first_run_and_later_runs_reuse_it() {
         assert!(unavailable.contains("Timing-Allow-Origin"), "{unavailable}");
         let shown = page.testid_text("connection-unavailable").await.unwrap_or_default();
         assert!(shown.contains("Timing-Allow-Origin"), "{shown}");
+    })
+    .await;
+}
+
+/// Regression: a cross-origin request with a JSON body (or an API key) goes after a CORS preflight,
+/// which opens the connection; the first run then read as `reused` with a set-up of 0 ms, its TLS
+/// handshake hidden in its "request sent". The page now says so and leaves the set-up unmeasured.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preflight_that_opens_the_first_connection_is_said_not_hidden() {
+    with_page_and_nginx(|page: Page, proxies: Proxies| async move {
+        let target = proxies.stream_url(Proxy::TlsH2Unbuffered, "tokens=5&cadence_ms=10&first_ms=200");
+        let body = encode_component(r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}"#);
+        let report = page.run_page(&page.query_for(&target, &format!("repeat=3&body={body}"))).await;
+        let conn = &report["connection"];
+        assert_eq!(conn["preflight"], true, "{conn:#}");
+        assert_eq!(conn["reused"][0], true, "the first run's own request reused the preflight's connection: {conn:#}");
+        assert!(conn["cold_setup_ms"].is_null(), "the set-up happened, unmeasured: {conn:#}");
+        let note = conn["preflight_note"].as_str().unwrap_or_default();
+        assert!(note.contains("preflight") && note.contains("request sent"), "{note}");
+        let shown = page.testid_text("connection-preflight").await.unwrap_or_default();
+        assert!(shown.contains("CORS preflight"), "{shown}");
     })
     .await;
 }

@@ -25,6 +25,8 @@
 
 #[macro_use]
 pub mod text;
+#[macro_use]
+pub mod json;
 
 pub mod analysis;
 pub mod config;
@@ -33,7 +35,6 @@ pub mod fixed;
 pub mod dialect;
 pub mod findings;
 pub mod i18n;
-pub mod json;
 pub mod json_in;
 pub mod measure;
 pub mod prefix;

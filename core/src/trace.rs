@@ -165,6 +165,10 @@ pub struct RequestSummary {
     /// The page's own origin scheme (`https:` / `http:`), to tell a mixed-content block.
     #[serde(default)]
     pub page_protocol: Option<String>,
+    /// The page's own origin (`https://host:port`, as `location.origin` says it), to tell a cross-origin
+    /// request, and so whether it needed a CORS preflight; absent in reports written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_origin: Option<String>,
 }
 
 /// Follow-up requests the page made after a failure, to tell its causes apart.

@@ -89,6 +89,7 @@ impl RunSpec {
             header_names: self.headers.iter().map(|(n, _)| n.clone()).collect(),
             key_has_whitespace: self.key_has_whitespace,
             page_protocol: Scope::current().and_then(|s| s.protocol()),
+            page_origin: Scope::current().and_then(|s| s.origin()),
         }
     }
 }

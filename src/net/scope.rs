@@ -76,4 +76,12 @@ impl Scope {
             Scope::Worker(w) => Some(w.location().protocol()),
         }
     }
+
+    /// The page's origin (`https://host:port`; a worker's is the page's).
+    pub fn origin(&self) -> Option<String> {
+        match self {
+            Scope::Window(w) => w.location().origin().ok(),
+            Scope::Worker(w) => Some(w.location().origin()),
+        }
+    }
 }

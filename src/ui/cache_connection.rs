@@ -111,10 +111,14 @@ fn ConnectionFigures(cost: ConnectionCost, lang: Lang) -> impl IntoView {
         <p class="muted">
             {word(K::ProtocolLabel)}<strong data-testid="connection-protocol">{cost.protocol.clone().unwrap_or_else(|| Text::msg(K::ProtocolUnknown).render(lang))}</strong>
             {word(K::ColdSetupLabel)}<strong data-testid="connection-cold-setup">{format::ms(cost.cold_setup_ms)}</strong>
-            {word(K::ColdExtraLabel)}<strong data-testid="connection-cold-extra">{format::ms(cost.cold_headers_extra_ms)}</strong>
+            // Only with later runs to compare the first with.
+            {warm.is_some().then(|| view! {
+                {word(K::ColdExtraLabel)}<strong data-testid="connection-cold-extra">{format::ms(cost.cold_headers_extra_ms)}</strong>
+            })}
             {word(K::PerRunLabel)}<strong data-testid="connection-reused">{reused_words(&cost.reused, lang)}</strong>
         </p>
         {cost.unavailable.clone().map(|u| view! { <p class="sev-warning" data-testid="connection-unavailable">{u}</p> })}
+        {cost.preflight_note.clone().map(|n| view! { <p class="muted" data-testid="connection-preflight">{n}</p> })}
         <table class="compare-table" data-testid="connection-table">
             <thead><tr><th>{word(K::PhaseColumn)}</th><th>{word(K::ColdColumn)}</th><th>{word(K::WarmColumn)}</th></tr></thead>
             <tbody>{rows}</tbody>

@@ -2,7 +2,6 @@
 //! is sent), so a person only types a base URL, a model and a prompt.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// A streaming API the form can build a request for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -67,19 +66,19 @@ impl ApiPreset {
 
     /// The URL ([`ApiPreset::url`]) and JSON body that ask this API for a stream.
     pub fn request(self, base: &str, model: &str, prompt: &str, max_tokens: u32) -> (String, String) {
-        let user = json!([{"role": "user", "content": prompt}]);
+        let user = [json_object!({"role": "user", "content": prompt})];
         let body = match self {
-            ApiPreset::OpenaiChat => json!({"model": model, "messages": user, "stream": true,
-                                            "stream_options": {"include_usage": true}, "max_tokens": max_tokens}),
+            ApiPreset::OpenaiChat => json_object!({"model": model, "messages": user, "stream": true,
+                "stream_options": json_object!({"include_usage": true}), "max_tokens": max_tokens}),
             ApiPreset::OpenaiResponses => {
-                json!({"model": model, "input": prompt, "stream": true, "max_output_tokens": max_tokens})
+                json_object!({"model": model, "input": prompt, "stream": true, "max_output_tokens": max_tokens})
             }
-            ApiPreset::Anthropic => json!({"model": model, "messages": user, "stream": true, "max_tokens": max_tokens}),
-            ApiPreset::Ollama => {
-                json!({"model": model, "messages": user, "stream": true, "options": {"num_predict": max_tokens}})
-            }
-            ApiPreset::Gemini => json!({"contents": [{"role": "user", "parts": [{"text": prompt}]}],
-                                        "generationConfig": {"maxOutputTokens": max_tokens}}),
+            ApiPreset::Anthropic => json_object!({"model": model, "messages": user, "stream": true, "max_tokens": max_tokens}),
+            ApiPreset::Ollama => json_object!({"model": model, "messages": user, "stream": true,
+                "options": json_object!({"num_predict": max_tokens})}),
+            ApiPreset::Gemini => json_object!({
+                "contents": [json_object!({"role": "user", "parts": [json_object!({"text": prompt})]})],
+                "generationConfig": json_object!({"maxOutputTokens": max_tokens})}),
         };
         (self.url(base, model), body.to_string())
     }
@@ -105,6 +104,7 @@ impl ApiPreset {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use super::*;
 
     fn body(preset: ApiPreset) -> (String, serde_json::Value) {

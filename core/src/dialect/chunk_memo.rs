@@ -34,7 +34,10 @@ pub const MAX_LEARNS_WITHOUT_RECALL: usize = 8;
 
 /// Two texts a learned literal is replaced with to check that the literal is the text (see the module
 /// docs); two, so that no constant elsewhere in the chunk can equal both.
-const PROBES: [&str; 2] = ["\u{1F9EA}memo probe one", "memo\nprobe \"two\""];
+/// Each with the body of its JSON string literal (what goes between the quotes; a test checks it is what
+/// serde_json writes).
+const PROBES: [(&str, &str); 2] =
+    [("\u{1F9EA}memo probe one", "\u{1F9EA}memo probe one"), ("memo\nprobe \"two\"", r#"memo\nprobe \"two\""#)];
 
 /// The remembered shape: the chunk around its text literal and its facts.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,9 +133,8 @@ impl ChunkMemo {
                 continue;
             }
             let (prefix, suffix) = (&data[..=open], &data[close..]);
-            let probes_pass = PROBES.iter().all(|probe| {
-                let literal = serde_json::to_string(probe).expect("a string serializes");
-                let probed = format!("{prefix}{}{suffix}", &literal[1..literal.len() - 1]);
+            let probes_pass = PROBES.iter().all(|&(probe, literal_body)| {
+                let probed = format!("{prefix}{literal_body}{suffix}");
                 let mut expected = facts.clone();
                 expected.kinds[slot] = with_text(&facts.kinds[slot], probe.to_string());
                 full_facts(&probed).as_ref() == Some(&expected)
@@ -330,6 +332,13 @@ mod tests {
         for l in literals {
             let expected = serde_json::from_str::<String>(l).ok();
             assert_eq!(decode_literal(l).map(Cow::into_owned), expected, "{l}");
+        }
+    }
+
+    #[test]
+    fn each_probe_s_literal_is_the_one_serde_json_writes() {
+        for (probe, literal_body) in PROBES {
+            assert_eq!(format!("\"{literal_body}\""), serde_json::to_string(probe).unwrap());
         }
     }
 

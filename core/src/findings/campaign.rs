@@ -2,7 +2,6 @@
 //! queue in a concurrency sweep (`browser_connection_limit`) and a prompt cache that warm runs of the
 //! same request keep missing (`low_cache_hit`).
 
-use serde_json::json;
 
 use super::{Finding, FindingCode, Severity};
 use crate::i18n::keys::CampaignKey as K;
@@ -38,7 +37,7 @@ pub fn browser_connection_limit(
             .with("wait", ms(median(waits_ms).unwrap_or(0.0))),
     )
     .fix(Text::msg(K::ConnLimitFix).count("per_origin", per_origin))
-    .evidence(json!({
+    .evidence(json_object!({
         "levels": levels,
         "queued_runs": held,
         "connections_per_origin": per_origin,
@@ -69,7 +68,7 @@ pub fn low_cache_hit(warm_hit_ratio: Option<f64>, warm_runs: usize, cold_ttft_ms
                 .with("ttfts", ttfts),
         )
         .fix(Text::msg(K::LowCacheFix))
-        .evidence(json!({
+        .evidence(json_object!({
             "warm_hit_ratio": ratio,
             "warm_runs": warm_runs,
             "min_warm_hit_ratio": MIN_WARM_HIT_RATIO,

@@ -27,7 +27,6 @@
 //!   bursts signal). The user sees the text advance in steps; the server's timestamps, when the stream
 //!   has them, say whether the engine batched or something on the way forwarded on a timer.
 
-use serde_json::json;
 
 use super::rules::Rule;
 use super::{Finding, FindingCode, RunFacts, Severity};
@@ -137,7 +136,7 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
     Some(
         Finding::new(FindingCode::Bursts, Severity::Warning, Text::msg(K::BurstsTitle), detail)
             .fix(Text::msg(if timer { K::BurstsFixTimer } else { K::BurstsFix }))
-            .evidence(json!({
+            .evidence(json_object!({
                 "signals": signals,
                 "burst_count": delivery.burst_count,
                 "events_per_burst_mean": delivery.events_per_burst_mean,
@@ -170,7 +169,7 @@ pub fn headers_held(run: &RunFacts) -> Option<Finding> {
     if !together || verdict == Verdict::Failed || !(held(verdict) || headers >= HEADERS_HELD_INFO_MS) {
         return None;
     }
-    let evidence = json!({"headers_ms": headers, "ttfb_ms": ttfb, "ttft_ms": metrics.ttft_ms,
+    let evidence = json_object!({"headers_ms": headers, "ttfb_ms": ttfb, "ttft_ms": metrics.ttft_ms,
         "verdict": verdict});
     let (severity, title, detail, fix) = if held(verdict) {
         (Severity::Warning, K::HeldTitle, K::HeldDetail, K::HeldFix)
@@ -211,7 +210,7 @@ pub fn content_length(run: &RunFacts) -> Option<Finding> {
             Text::msg(detail).with("what", what).with("value", value),
         )
         .fix(Text::msg(K::ClFix))
-        .evidence(json!({"content_length": length, "header": value, "framing": framing, "verdict": verdict})),
+        .evidence(json_object!({"content_length": length, "header": value, "framing": framing, "verdict": verdict})),
     )
 }
 
@@ -236,7 +235,7 @@ pub fn compressed(run: &RunFacts) -> Option<Finding> {
         (None, Some(wire)) => sizes(K::CompressedHowSizes, wire),
         (None, None) => Text::empty(),
     };
-    let evidence = json!({"content_encoding": encoding, "encoded_body_bytes": encoded,
+    let evidence = json_object!({"content_encoding": encoding, "encoded_body_bytes": encoded,
         "decoded_body_bytes": decoded, "verdict": verdict});
     let f = if held(verdict) {
         let was = Text::msg(if verdict == Verdict::Buffered { K::CompressedWasBuffered } else { K::CompressedWasCollected });
@@ -314,7 +313,7 @@ pub fn cached_replay(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::CachedDetail).with("signs", Text::join(signs, Text::msg(K::ListSep))),
         )
         .fix(Text::msg(K::CachedFix))
-        .evidence(json!({"signs": sign_words, "age": trace.header("age"), "x_cache": trace.header("x-cache"),
+        .evidence(json_object!({"signs": sign_words, "age": trace.header("age"), "x_cache": trace.header("x-cache"),
             "cf_cache_status": trace.header("cf-cache-status"), "x_varnish": trace.header("x-varnish"),
             "created_unix_s": analysis.created_unix_s, "started_unix_ms": trace.started_unix_ms,
             "created_age_s": created_age_s})),
@@ -359,7 +358,7 @@ pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
                 .with("note", note),
         )
         .fix(Text::msg(K::SlowFix))
-        .evidence(json!({"first_output_ms": first, "ttft_ms": ttft, "headers_ms": trace.headers_ms,
+        .evidence(json_object!({"first_output_ms": first, "ttft_ms": ttft, "headers_ms": trace.headers_ms,
             "ttfb_ms": metrics.ttfb_ms, "itl_mean_ms": itl_mean, "hidden_reasoning": hidden_reasoning})),
     )
 }
@@ -392,7 +391,7 @@ pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
                 .with("cause", cause),
         )
         .fix(Text::msg(fix))
-        .evidence(json!({"releases": c.releases, "period_p50_ms": period, "regular_share": regular,
+        .evidence(json_object!({"releases": c.releases, "period_p50_ms": period, "regular_share": regular,
             "events_per_release_mean": per_release, "server_spread_p50_ms": c.server_spread_p50_ms})),
     )
 }
@@ -425,6 +424,7 @@ pub fn collected_causes(findings: &[Finding]) -> Vec<FindingCode> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use super::*;
     use crate::analysis::analyze;
     use crate::measure::{DeliveryStats, Metrics};

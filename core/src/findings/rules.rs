@@ -10,7 +10,6 @@
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
 //!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept).
 
-use serde_json::json;
 
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::{EventKind, MAX_TEXT_BYTES};
@@ -101,7 +100,7 @@ pub fn network_error(run: &RunFacts) -> Option<Finding> {
         )
         .fix(Text::msg(K::NetworkErrorFix))
     };
-    Some(f.evidence(json!({"at_ms": at_ms, "message": message, "during_body": during_body,
+    Some(f.evidence(json_object!({"at_ms": at_ms, "message": message, "during_body": during_body,
         "received": run.received_evidence()})))
 }
 
@@ -114,7 +113,7 @@ pub fn timeout(run: &RunFacts) -> Option<Finding> {
     let limit = ms(*limit_ms);
     let received = run.received();
     let limit_and_received = |key: K| Text::msg(key).with("limit", limit.as_str()).with("received", received.clone());
-    let ev = json!({"at_ms": at_ms, "limit_ms": limit_ms, "timeout": timeout,
+    let ev = json_object!({"at_ms": at_ms, "limit_ms": limit_ms, "timeout": timeout,
         "headers_ms": trace.headers_ms, "received": run.received_evidence()});
     let f = match timeout {
         TimeoutKind::Headers => Finding::new(
@@ -169,7 +168,7 @@ pub fn cancelled(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::CancelledDetail).with("at", ms(*at_ms)).with("received", run.received()),
         )
         .then_detail(partial_kept())
-        .evidence(json!({"at_ms": at_ms, "received": run.received_evidence()})),
+        .evidence(json_object!({"at_ms": at_ms, "received": run.received_evidence()})),
     )
 }
 
@@ -198,7 +197,7 @@ pub fn no_content(run: &RunFacts) -> Option<Finding> {
     Some(
         Finding::new(FindingCode::NoContent, Severity::Error, Text::msg(K::NoContentTitle), detail)
             .fix(fix)
-            .evidence(json!({"bytes": metrics.bytes, "events": metrics.events, "dialect": analysis.dialect,
+            .evidence(json_object!({"bytes": metrics.bytes, "events": metrics.events, "dialect": analysis.dialect,
                 "reasoning_chars": analysis.reasoning_text.chars().count()})),
     )
 }
@@ -221,7 +220,7 @@ pub fn stream_error(run: &RunFacts) -> Option<Finding> {
                 .with("first", analysis.stream_errors[0].as_str()),
         )
         .fix(Text::msg(K::StreamErrorFix))
-        .evidence(json!({"count": n, "messages": analysis.stream_errors, "dialect": analysis.dialect})),
+        .evidence(json_object!({"count": n, "messages": analysis.stream_errors, "dialect": analysis.dialect})),
     )
 }
 
@@ -247,7 +246,7 @@ pub fn truncated(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::TruncatedDetail).with("marker", marker).with("received", run.received()),
         )
         .fix(Text::msg(K::TruncatedFix))
-        .evidence(json!({"saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
+        .evidence(json_object!({"saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
             "dialect": analysis.dialect})),
     )
 }
@@ -277,7 +276,7 @@ fn cut_mid_stream(run: &RunFacts, at_ms: f64, message: &str) -> Option<Finding> 
                 .with("last", last),
         )
         .fix(Text::msg(K::CutFix))
-        .evidence(json!({"reason": "network_error", "at_ms": at_ms, "content_events": m.content_events,
+        .evidence(json_object!({"reason": "network_error", "at_ms": at_ms, "content_events": m.content_events,
             "content_chars": m.content_chars, "ttft_ms": m.ttft_ms, "last_content_ms": m.last_content_ms,
             "saw_done": analysis.saw_done, "finish_reason": analysis.finish_reason,
             "dialect": analysis.dialect})),
@@ -299,7 +298,7 @@ pub fn max_tokens(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::MaxTokensDetail).with("said", said),
         )
         .fix(Text::msg(K::MaxTokensFix).with("limit", limit))
-        .evidence(json!({"finish_reason": StopReason::Length, "completion_tokens":
+        .evidence(json_object!({"finish_reason": StopReason::Length, "completion_tokens":
             analysis.usage.as_ref().and_then(|u| u.completion_tokens), "dialect": analysis.dialect})),
     )
 }
@@ -320,7 +319,7 @@ pub fn malformed_json(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::MalformedDetail).count("n", n).with("example", example.as_str()),
         )
         .fix(Text::msg(K::MalformedFix))
-        .evidence(json!({"count": n, "first_example": example})),
+        .evidence(json_object!({"count": n, "first_example": example})),
     )
 }
 
@@ -338,7 +337,7 @@ pub fn invalid_utf8(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::InvalidUtf8Detail).count("n", n),
         )
         .fix(Text::msg(K::InvalidUtf8Fix))
-        .evidence(json!({"count": n})),
+        .evidence(json_object!({"count": n})),
     )
 }
 
@@ -373,7 +372,7 @@ pub fn long_line(run: &RunFacts) -> Option<Finding> {
             detail,
         )
         .fix(Text::msg(K::LongLineFix))
-        .evidence(json!({"longest_line_bytes": n, "limit_bytes": LONG_LINE_BYTES,
+        .evidence(json_object!({"longest_line_bytes": n, "limit_bytes": LONG_LINE_BYTES,
             "longest_event_bytes": analysis.longest_event_bytes, "cut_events": cut,
             "discarded_data_lines": analysis.discarded_data_lines, "event_limit_bytes": MAX_EVENT_BYTES})),
     )
@@ -405,7 +404,7 @@ pub fn not_sse(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::NotSseDetail).with("framing", framing_words(framing)).with("ct", ct_words),
         )
     };
-    Some(f.evidence(json!({"framing": framing, "content_type": run.content_type(),
+    Some(f.evidence(json_object!({"framing": framing, "content_type": run.content_type(),
         "mislabelled": analysis.mislabelled})))
 }
 
@@ -421,7 +420,7 @@ pub fn sse_wrong_content_type(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::SseWrongCtDetail).with("ct", ct_words(run)),
         )
         .fix(Text::msg(K::SseWrongCtFix))
-        .evidence(json!({"content_type": run.content_type()})),
+        .evidence(json_object!({"content_type": run.content_type()})),
     )
 }
 
@@ -441,7 +440,7 @@ pub fn framing(run: &RunFacts) -> Option<Finding> {
                 .with("framing", framing_words(framing))
                 .with("dialect", analysis.dialect.as_str()),
         )
-        .evidence(json!({"framing": framing, "dialect": analysis.dialect, "content_type": run.content_type(),
+        .evidence(json_object!({"framing": framing, "dialect": analysis.dialect, "content_type": run.content_type(),
             "mislabelled": analysis.mislabelled})),
     )
 }
@@ -464,7 +463,7 @@ pub fn keepalive_comments(run: &RunFacts) -> Option<Finding> {
                     .count("n", n),
             ),
         )
-        .evidence(json!({"count": n})),
+        .evidence(json_object!({"count": n})),
     )
 }
 
@@ -489,7 +488,7 @@ pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::RoleOnlyTitle),
             Text::msg(K::RoleOnlyDetail).with("at", ms(first.at_ms)).with("then", then),
         )
-        .evidence(json!({"at_ms": first.at_ms, "ttft_ms": metrics.ttft_ms})),
+        .evidence(json_object!({"at_ms": first.at_ms, "ttft_ms": metrics.ttft_ms})),
     )
 }
 
@@ -517,7 +516,7 @@ pub fn trace_capped(run: &RunFacts) -> Option<Finding> {
                 .count("bytes", bytes)
                 .with("how", how),
         )
-        .evidence(json!({"cap_bytes": TRACE_BYTES_CAP, "kept_bytes": kept, "elided_reads": reads,
+        .evidence(json_object!({"cap_bytes": TRACE_BYTES_CAP, "kept_bytes": kept, "elided_reads": reads,
             "elided_bytes": bytes, "reanalysed": reanalysed})),
     )
 }
@@ -537,7 +536,7 @@ pub fn text_capped(run: &RunFacts) -> Option<Finding> {
                 .with("cap", crate::text::bytes(MAX_TEXT_BYTES as f64))
                 .count("n", analysis.dropped_text_chars),
         )
-        .evidence(json!({"cap_bytes": MAX_TEXT_BYTES, "dropped_chars": analysis.dropped_text_chars,
+        .evidence(json_object!({"cap_bytes": MAX_TEXT_BYTES, "dropped_chars": analysis.dropped_text_chars,
             "content_chars": analysis.content_chars})),
     )
 }

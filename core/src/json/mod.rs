@@ -9,11 +9,14 @@
 //! reader stays for what the page imports, its own typed data (`json_in`). The tests compare the two
 //! on generated and mutated texts.
 
+#[macro_use]
+mod object;
 mod number;
 mod reader;
 mod value;
 
 pub use number::Num;
+pub use object::to_json;
 pub use reader::{JsonError, Reader};
 pub use value::parse_value;
 

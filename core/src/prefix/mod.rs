@@ -24,7 +24,6 @@ mod walk;
 pub mod warnings;
 
 use serde::Serialize;
-use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity};
 use crate::i18n::keys::PrefixKey as K;
@@ -173,7 +172,7 @@ impl PrefixCheck {
         let evidence: Vec<_> = self
             .warnings
             .iter()
-            .map(|w| json!({"kind": w.kind.as_str(), "side": w.side.as_str(), "path": w.path, "text": w.text,
+            .map(|w| json_object!({"kind": w.kind.as_str(), "side": w.side.as_str(), "path": w.path, "text": w.text,
                 "start_byte": w.start_byte, "end_byte": w.end_byte}))
             .collect();
         Some(
@@ -189,7 +188,7 @@ impl PrefixCheck {
                     .with("parted", parted),
             )
             .fix(Text::msg(K::FindingFix))
-            .evidence(json!({"warnings": evidence, "truncated": self.warnings_truncated,
+            .evidence(json_object!({"warnings": evidence, "truncated": self.warnings_truncated,
                 "first_difference_byte": self.diff.first.as_ref().map(|f| f.byte),
                 "first_difference_path": self.diff.first.as_ref().map(|f| f.path_a.clone()),
                 "shared_bytes": self.diff.shared_bytes, "shared_share": self.diff.shared_share})),

@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::Report;
 use crate::i18n::keys::ReportKey;
+use crate::findings::triage::net::preflighted;
 use crate::i18n::{Said, Text};
 use crate::stats::median;
+use crate::text::ms as fmt_ms;
 
 /// The response header that lets a page read another origin's connection timing.
 pub const TIMING_ALLOW_ORIGIN: &str = "Timing-Allow-Origin";
@@ -55,6 +57,19 @@ pub struct ConnectionCost {
     pub cold_headers_extra_ms: Option<f64>,
     /// Per run in order: whether it reused an open connection (`null` when not readable).
     pub reused: Vec<Option<bool>>,
+    /// Whether the first run needed a CORS preflight (a request to another origin that is not a simple
+    /// one: a JSON body, an API key header); absent when the page's origin was not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preflight: Option<bool>,
+    /// When the first run needed a preflight and its own request reused a connection: the preflight
+    /// opened that connection, so its set-up is inside the first run's `request_sent_ms`, not in its
+    /// phases (in English, or the language of [`ConnectionCost::localize`]). `cold_setup_ms` is then
+    /// `null`: the set-up happened but was not measured apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preflight_note: Option<String>,
+    /// That note as a catalogue text, to say it in another language; not serialised.
+    #[serde(skip)]
+    pub preflight_words: Said,
 }
 
 fn phases(r: &Report) -> ConnectionPhases {
@@ -88,9 +103,21 @@ impl ConnectionCost {
             headers_ms: med(|p| p.headers_ms),
             ttft_ms: med(|p| p.ttft_ms),
         });
+        let reused: Vec<Option<bool>> = runs.iter().map(|r| r.connection.as_ref().and_then(|c| c.reused)).collect();
+        let preflight = preflighted(&first.request);
+        // The first run's request went out on a connection its preflight had just opened.
+        let setup_in_preflight = preflight == Some(true) && reused.first() == Some(&Some(true));
         let cold_setup_ms = match (cold.dns_ms, cold.connect_ms) {
+            _ if setup_in_preflight => None,
             (None, None) => None,
             (dns, connect) => Some(dns.unwrap_or(0.0) + connect.unwrap_or(0.0)),
+        };
+        let (preflight_note, preflight_words) = if setup_in_preflight {
+            let note = Text::msg(ReportKey::ConnectionPreflight).with("request_sent", cold.request_sent_ms.map_or_else(|| "n/a".into(), fmt_ms));
+            let (english, words) = Said::english(note);
+            (Some(english), words)
+        } else {
+            (None, Said::default())
         };
         let (unavailable, unavailable_words) = if timing_allowed {
             (None, Said::default())
@@ -107,7 +134,10 @@ impl ConnectionCost {
             cold_headers_extra_ms: cold.headers_ms.zip(warm.and_then(|w| w.headers_ms)).map(|(c, w)| c - w),
             cold,
             warm,
-            reused: runs.iter().map(|r| r.connection.as_ref().and_then(|c| c.reused)).collect(),
+            reused,
+            preflight,
+            preflight_note,
+            preflight_words,
         })
     }
 }
@@ -115,6 +145,7 @@ impl ConnectionCost {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
     use crate::trace::{ConnectionTiming, Trace, TraceEnd};
 
     fn run(headers_ms: f64, connection: ConnectionTiming) -> Report {
@@ -156,6 +187,65 @@ mod tests {
         assert_eq!((cost.cold_setup_ms, cost.reused[1]), (None, None));
         // The page's own figures are still there.
         assert_eq!(cost.cold_headers_extra_ms, Some(10.0));
+    }
+
+    /// Three runs of a request (the first on a connection it may have reused) sent from a page of
+    /// `page_origin` to `url` with `method`, a body of `body_len_bytes` and `headers`.
+    fn requested(page_origin: Option<&str>, url: &str, method: &str, body_len_bytes: usize, headers: &[&str], first_reused: bool) -> Vec<Report> {
+        let timing = |reused: bool, request_sent_ms: f64| ConnectionTiming {
+            next_hop_protocol: Some("h2".into()),
+            dns_ms: Some(0.0),
+            connect_ms: Some(0.0),
+            timing_allowed: Some(true),
+            reused: Some(reused),
+            request_sent_ms: Some(request_sent_ms),
+            ..ConnectionTiming::default()
+        };
+        [(first_reused, 22.5, 25.0), (true, 3.7, 6.0), (true, 3.5, 5.5)]
+            .into_iter()
+            .map(|(reused, sent, headers_ms)| {
+                let mut r = run(headers_ms, timing(reused, sent));
+                r.request.page_origin = page_origin.map(str::to_string);
+                r.request.url = url.into();
+                r.request.method = method.into();
+                r.request.body_len_bytes = body_len_bytes;
+                r.request.header_names = headers.iter().map(|h| h.to_string()).collect();
+                r
+            })
+            .collect()
+    }
+
+    /// Regression: every cross-origin request with a JSON body or an API key is preceded by a CORS
+    /// preflight, which opens the connection; the first run then showed `reused` and a set-up of 0 ms.
+    #[test]
+    fn a_preflight_that_opened_the_first_connection_is_said_and_its_set_up_is_not_called_zero() {
+        let page = Some("http://127.0.0.1:8787");
+        let api = "https://API.example.com/v1/chat/completions";
+        let cost = ConnectionCost::of(&requested(page, api, "POST", 120, &[], true)).unwrap();
+        assert_eq!((cost.preflight, cost.cold_setup_ms), (Some(true), None));
+        let note = cost.preflight_note.as_deref().unwrap();
+        assert!(note.contains("preflight") && note.contains("22.5 ms"), "{note}");
+        let zh = cost.localize(Lang::ZhCn).preflight_note.unwrap();
+        assert!(zh.contains("预检") && zh.contains("22.5 ms"), "{zh}");
+        // An API key header makes a GET need one too.
+        assert_eq!(ConnectionCost::of(&requested(page, api, "GET", 0, &["Authorization"], true)).unwrap().preflight, Some(true));
+
+        // A preflighted request whose first run opened its own connection: the set-up is its own.
+        let fresh = ConnectionCost::of(&requested(page, api, "POST", 120, &[], false)).unwrap();
+        assert_eq!((fresh.preflight, fresh.cold_setup_ms, fresh.preflight_note), (Some(true), Some(0.0), None));
+        // No preflight: a simple GET, the same origin (default port written out or not), an unknown page.
+        for (page, url, method, body) in [
+            (page, api, "GET", 0),
+            (Some("https://api.example.com"), "https://api.example.com:443/v1/chat/completions", "POST", 120),
+            (Some("http://[::1]:8080"), "http://[::1]:8080/v1", "POST", 120),
+        ] {
+            let cost = ConnectionCost::of(&requested(page, url, method, body, &[], true)).unwrap();
+            assert_eq!((cost.preflight, cost.cold_setup_ms, cost.preflight_note), (Some(false), Some(0.0), None), "{url}");
+        }
+        let unknown = ConnectionCost::of(&requested(None, api, "POST", 120, &[], true)).unwrap();
+        assert_eq!((unknown.preflight, unknown.cold_setup_ms), (None, Some(0.0)));
+        let json = serde_json::to_value(&unknown).unwrap();
+        assert!(json.get("preflight").is_none() && json.get("preflight_note").is_none(), "{json}");
     }
 
     #[test]

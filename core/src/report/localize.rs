@@ -30,11 +30,14 @@ impl Report {
 }
 
 impl ConnectionCost {
-    /// The connection cost with its `unavailable` note said in `lang`.
+    /// The connection cost with its `unavailable` and `preflight_note` notes said in `lang`.
     pub fn localize(&self, lang: Lang) -> ConnectionCost {
         let mut out = self.clone();
         if let Some(note) = &mut out.unavailable {
             self.unavailable_words.resay(note, lang);
+        }
+        if let Some(note) = &mut out.preflight_note {
+            self.preflight_words.resay(note, lang);
         }
         out
     }

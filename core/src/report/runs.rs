@@ -201,7 +201,7 @@ impl RunsSummary {
                 if let serde_json::Value::Object(map) = &mut f.evidence {
                     map.insert("seen_in_runs".into(), seen_in.into());
                 } else {
-                    f.evidence = serde_json::json!({ "seen_in_runs": seen_in });
+                    f.evidence = json_object!({ "seen_in_runs": seen_in });
                 }
                 findings.push(f);
             }

@@ -12,7 +12,7 @@
 //! - `http_error`: everything else, with plain advice for the status.
 
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::dialect::models_list::{MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use crate::dialect::error_body::{ErrorBody, ErrorShape};
@@ -28,7 +28,7 @@ const MODEL_IDS_SHOWN: usize = 20;
 pub fn http_finding(trace: &Trace) -> Option<Finding> {
     let status = trace.status.filter(|&s| s >= 400)?;
     let body = ErrorBody::of_trace(trace);
-    let evidence = json!({
+    let evidence = json_object!({
         "status": status,
         "message": body.summary(),
         "error_type": body.error_type,
@@ -123,7 +123,7 @@ fn proxy_error_page(status: u16, body: &ErrorBody) -> Finding {
         Text::msg(K::ProxyDetail).with("who", who.clone()).with("status", status.to_string()).with("title", title),
     )
     .fix(fix)
-    .evidence(json!({"server": body.server, "page_title": body.message}))
+    .evidence(json_object!({"server": body.server, "page_title": body.message}))
 }
 
 fn auth(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
@@ -144,7 +144,7 @@ fn auth(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     let title = Text::msg(if status == 401 { K::AuthTitle401 } else { K::AuthTitle403 });
     Finding::new(FindingCode::Auth, Severity::Error, title, answered(status, body.summary()))
         .fix(Text::join(hints, Text::msg(K::SentenceGap)))
-        .evidence(json!({"key_sent": key_sent, "key_has_whitespace": whitespace}))
+        .evidence(json_object!({"key_sent": key_sent, "key_has_whitespace": whitespace}))
 }
 
 /// Whether an error body says the requested model does not exist.
@@ -173,7 +173,7 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
     // The most ids one answer listed (a list cut at MODEL_IDS_KEPT says how long it was).
     let mut listed = 0;
     for p in &trace.probes.models {
-        probed.push(json!({"url": p.url, "status": p.status}));
+        probed.push(json_object!({"url": p.url, "status": p.status}));
         listed = listed.max(p.ids_listed());
         // An imported trace may list any number: the finding keeps as many as a probe does.
         for id in &p.ids {
@@ -208,7 +208,7 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
             .with("mean", mean),
     )
     .fix(Text::msg(K::ModelFix))
-    .evidence(json!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}));
+    .evidence(json_object!({"model": model, "alternatives": ids, "closest": closest, "probes": probed}));
     if ids.is_empty() {
         finding
     } else {
@@ -289,11 +289,12 @@ fn rate_limited(trace: &Trace, body: &ErrorBody) -> Finding {
         Text::msg(K::RateDetail).with("answered", answered(429, said)).with("when", when),
     )
     .fix(Text::msg(fix))
-    .evidence(json!({"retry_after": retry_after, "quota": quota, "limits": limits}))
+    .evidence(json_object!({"retry_after": retry_after, "quota": quota, "limits": limits}))
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use super::*;
     use crate::dialect::models_list::model_ids;
     use crate::findings::testkit::said_in_both;

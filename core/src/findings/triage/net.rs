@@ -7,13 +7,12 @@
 //!
 //! Without a probe result (`None`) the caller keeps the generic `network_error`.
 
-use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity};
 use crate::i18n::keys::TriageNetKey as K;
 use crate::i18n::Text;
 use crate::text::ms as fmt_ms;
-use crate::trace::{Trace, TraceEnd};
+use crate::trace::{RequestSummary, Trace, TraceEnd};
 
 /// The `cors` or `unreachable` finding for a run whose `fetch()` failed before response headers, or
 /// `None` when the run did not end that way or no probe result is known.
@@ -31,24 +30,32 @@ pub fn network_finding(trace: &Trace) -> Option<Finding> {
     Some(if reached { cors(trace, *at_ms, message, origin) } else { unreachable(*at_ms, message, origin) })
 }
 
-/// What a CORS answer must carry for this request: `(needs_preflight, allow_headers, allow_methods)`.
-pub fn cors_requirements(trace: &Trace) -> (bool, Vec<String>, String) {
-    let method = trace.request.method.trim().to_ascii_uppercase();
-    let mut headers: Vec<String> = trace.request.header_names.iter().map(|n| n.to_ascii_lowercase()).collect();
-    if trace.request.body_len_bytes > 0 && !headers.iter().any(|h| h == "content-type") {
+/// What a CORS answer must carry for this request, when cross-origin: `(needs_preflight, allow_headers,
+/// allow_methods)`.
+pub fn cors_requirements(request: &RequestSummary) -> (bool, Vec<String>, String) {
+    let method = request.method.trim().to_ascii_uppercase();
+    let mut headers: Vec<String> = request.header_names.iter().map(|n| n.to_ascii_lowercase()).collect();
+    if request.body_len_bytes > 0 && !headers.iter().any(|h| h == "content-type") {
         // The page sends a body as application/json, which is not a CORS-safelisted type.
         headers.push("content-type".into());
     }
     crate::sort::sort(&mut headers);
     headers.dedup();
-    let simple_method = matches!(method.as_str(), "GET" | "HEAD" | "POST" | "");
-    let needs_preflight = !headers.is_empty() || !simple_method;
     let method = if method.is_empty() { "GET".to_string() } else { method };
-    (needs_preflight, headers, method)
+    (needs_preflight(request), headers, method)
+}
+
+/// Whether the browser sends a CORS preflight before `request` when it goes to another origin: a method
+/// other than GET, HEAD and POST, any extra header (the form's are credentials and the like, never
+/// CORS-safelisted), or a body (sent as `application/json`, which is not a safelisted type).
+fn needs_preflight(request: &RequestSummary) -> bool {
+    let method = request.method.trim();
+    let simple_method = ["GET", "HEAD", "POST", ""].iter().any(|m| method.eq_ignore_ascii_case(m));
+    !simple_method || !request.header_names.is_empty() || request.body_len_bytes > 0
 }
 
 fn cors(trace: &Trace, at_ms: f64, message: &str, origin: &str) -> Finding {
-    let (needs_preflight, headers, method) = cors_requirements(trace);
+    let (needs_preflight, headers, method) = cors_requirements(&trace.request);
     let allow_headers = headers.join(", ");
     let (preflight, nginx_headers) = if needs_preflight {
         let with_names = |key: K| Text::msg(key).with("method", method.as_str()).with("headers", allow_headers.as_str());
@@ -63,7 +70,7 @@ fn cors(trace: &Trace, at_ms: f64, message: &str, origin: &str) -> Finding {
         Text::msg(K::CorsDetail).with("at", fmt_ms(at_ms)).with("message", message),
     )
     .fix(Text::msg(K::CorsFix).with("preflight", preflight).with("nginx", nginx_headers))
-    .evidence(json!({"at_ms": at_ms, "message": message, "no_cors_reached": true, "origin": origin,
+    .evidence(json_object!({"at_ms": at_ms, "message": message, "no_cors_reached": true, "origin": origin,
         "needs_preflight": needs_preflight, "allow_headers": headers, "allow_methods": method}))
 }
 
@@ -75,10 +82,39 @@ fn unreachable(at_ms: f64, message: &str, origin: &str) -> Finding {
         Text::msg(K::UnreachableDetail).with("at", fmt_ms(at_ms)).with("message", message).with("origin", origin),
     )
     .fix(Text::msg(K::UnreachableFix))
-    .evidence(json!({"at_ms": at_ms, "message": message, "no_cors_reached": false, "origin": origin}))
+    .evidence(json_object!({"at_ms": at_ms, "message": message, "no_cors_reached": false, "origin": origin}))
 }
 
 /// `scheme://host:port` of a URL (the whole string when it has no path).
+/// Whether `request` went to another origin than the page's and was not a simple request, so that the
+/// browser sent a CORS preflight (`OPTIONS`) before it; `None` when the page's origin was not recorded or
+/// either origin cannot be read.
+pub fn preflighted(request: &RequestSummary) -> Option<bool> {
+    let (page, target) = (origin_parts(request.page_origin.as_deref()?)?, origin_parts(&request.url)?);
+    let same = page.0.eq_ignore_ascii_case(target.0) && page.1.eq_ignore_ascii_case(target.1) && page.2 == target.2;
+    Some(!same && needs_preflight(request))
+}
+
+/// A URL's origin as browsers compare it: `(scheme, host, port)`, without credentials, the port written
+/// out for `http` (80) and `https` (443); `None` without a scheme or host. Scheme and host compare
+/// without case.
+fn origin_parts(url: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    // A port follows the last colon, unless that colon is inside an IPv6 literal (`[::1]`).
+    let (host, port) = match host_port.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, port),
+        _ => (host_port, ""),
+    };
+    let port = match port {
+        "" if scheme.eq_ignore_ascii_case("http") => "80",
+        "" if scheme.eq_ignore_ascii_case("https") => "443",
+        port => port,
+    };
+    (!host.is_empty()).then_some((scheme, host, port))
+}
+
 fn origin_of(url: &str) -> &str {
     let url = url.trim();
     let after_scheme = url.find("://").map_or(0, |i| i + 3);

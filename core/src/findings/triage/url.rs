@@ -7,7 +7,6 @@
 //! 404 where `{base}/v1/models` answered but `{base}/models` did not; needs the page's probes),
 //! `url_scheme` (no `http://` or `https://` in front), `trailing_slash` and `url_whitespace` (warnings).
 
-use serde_json::json;
 
 use crate::findings::{Finding, FindingCode, Severity, Suggestion};
 use crate::i18n::keys::TriageUrlKey as K;
@@ -39,7 +38,7 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
                 Text::msg(K::DoubledDetail).with("path", parts.path).with("version", version),
             )
             .fix(Text::msg(K::DoubledFix).with("version", version).with("fixed", fixed.as_str()))
-            .evidence(json!({"path": parts.path, "segment": version, "suggested_url": fixed}))
+            .evidence(json_object!({"path": parts.path, "segment": version, "suggested_url": fixed}))
             .suggest(Suggestion::Url { url: fixed }),
         );
     }
@@ -57,7 +56,7 @@ pub fn url_findings(url: &str, page_protocol: Option<&str>) -> Vec<Finding> {
                     .with("fixed", fixed.as_str())
                     .with("base", format!("{}{base_path}", parts.origin)),
             )
-            .evidence(json!({"path": parts.path, "suffix": suffix, "suggested_url": fixed,
+            .evidence(json_object!({"path": parts.path, "suffix": suffix, "suggested_url": fixed,
                 "suggested_base": format!("{}{base_path}", parts.origin)}))
             .suggest(Suggestion::BaseUrl { base: format!("{}{base_path}", parts.origin), url: fixed }),
         );
@@ -94,7 +93,7 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
                 Text::msg(K::BaseSuffixDetail).with("suffix", *suffix),
             )
             .fix(Text::msg(K::BaseSuffixFix).with("fixed", fixed.as_str()))
-            .evidence(json!({"base": base, "suffix": suffix, "suggested_base": fixed})),
+            .evidence(json_object!({"base": base, "suffix": suffix, "suggested_base": fixed})),
         );
     }
     let segments: Vec<&str> = parts.path.split('/').filter(|s| !s.is_empty()).collect();
@@ -108,7 +107,7 @@ pub fn preset_base_findings(base: &str) -> Vec<Finding> {
                 Text::msg(K::BaseDoubledDetail).with("path", parts.path).with("version", version),
             )
             .fix(Text::msg(K::BaseDoubledFix).with("fixed", fixed.as_str()))
-            .evidence(json!({"base": base, "segment": version, "suggested_base": fixed})),
+            .evidence(json_object!({"base": base, "segment": version, "suggested_base": fixed})),
         );
     }
     out
@@ -164,7 +163,7 @@ pub fn missing_v1(trace: &Trace) -> Option<Finding> {
                 .with("status", with_v1.status.unwrap_or(0).to_string()),
         )
         .fix(Text::msg(K::MissingV1Fix).with("base", suggested_base.as_str()).with("url", suggested_url.as_str()))
-        .evidence(json!({"base": base, "suggested_base": suggested_base, "suggested_url": suggested_url,
+        .evidence(json_object!({"base": base, "suggested_base": suggested_base, "suggested_url": suggested_url,
             "models_ids": with_v1.ids}))
         .suggest(Suggestion::BaseUrl { base: suggested_base, url: suggested_url }),
     )
@@ -253,7 +252,7 @@ fn missing_scheme(url: &str) -> Option<Finding> {
     Some(
         Finding::new(FindingCode::UrlScheme, Severity::Error, Text::msg(K::SchemeTitle), Text::msg(K::SchemeDetail).with("url", url))
             .fix(Text::msg(K::SchemeFix).with("fixed", fixed.as_str()))
-            .evidence(json!({"suggested_url": fixed}))
+            .evidence(json_object!({"suggested_url": fixed}))
             .suggest(Suggestion::Url { url: fixed }),
     )
 }
@@ -271,7 +270,7 @@ fn whitespace(url: &str, what: K) -> Option<Finding> {
     Some(
         Finding::new(FindingCode::UrlWhitespace, Severity::Warning, title, detail)
             .fix(Text::msg(K::WhitespaceFix).with("url", url.split_whitespace().collect::<String>()))
-            .evidence(json!({"inside": inside})),
+            .evidence(json_object!({"inside": inside})),
     )
 }
 
@@ -279,7 +278,7 @@ fn whitespace(url: &str, what: K) -> Option<Finding> {
 fn slash_warning(path: &str, title: K, detail: K) -> Finding {
     Finding::new(FindingCode::TrailingSlash, Severity::Warning, Text::msg(title), Text::msg(detail).with("path", path))
         .fix(Text::msg(K::SlashFix))
-        .evidence(json!({"path": path}))
+        .evidence(json_object!({"path": path}))
 }
 
 /// `mixed_content`: an `http:` URL from an `https:` page (loopback is exempt: browsers treat
@@ -301,7 +300,7 @@ fn mixed_content(parts: &UrlParts, page_protocol: Option<&str>) -> Option<Findin
             Text::msg(K::MixedDetail).with("origin", parts.origin),
         )
         .fix(Text::msg(K::MixedFix).with("host", parts.host))
-        .evidence(json!({"page_protocol": page_protocol, "url_scheme": parts.scheme, "host": parts.host})),
+        .evidence(json_object!({"page_protocol": page_protocol, "url_scheme": parts.scheme, "host": parts.host})),
     )
 }
 

@@ -1,4 +1,4 @@
-//! Keys of the words the report's files share: the verdicts' names and the connection-cost note ([`crate::report`]).
+//! Keys of the words the report's files share: the verdicts' names and the connection-cost notes ([`crate::report`]).
 
 key_group! {
     /// A message of [`crate::report`].
@@ -8,5 +8,6 @@ key_group! {
         VerdictCollected,
         VerdictFailed,
         ConnectionUnavailable,
+        ConnectionPreflight,
     }
 }

@@ -54,6 +54,9 @@ fn runs_texts(at: &str, s: &RunsSummary, out: &mut Vec<Said>) {
         if let Some(note) = &c.unavailable {
             out.push(Said { at: format!("{at}.unavailable"), worded: c.unavailable_words.is_worded(), words: note.clone() });
         }
+        if let Some(note) = &c.preflight_note {
+            out.push(Said { at: format!("{at}.preflight_note"), worded: c.preflight_words.is_worded(), words: note.clone() });
+        }
     }
     for (i, r) in s.runs.iter().enumerate() {
         finding_texts(&format!("{at}.runs[{i}]"), &r.findings, out);
