@@ -24,7 +24,7 @@ pub(crate) mod testkit;
 pub mod triage;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::analysis::Analysis;
 use crate::i18n::keys::{PathKey, RulesKey};
@@ -257,7 +257,7 @@ impl Finding {
             title: title.render(Lang::En),
             detail: detail.render(Lang::En),
             fix: None,
-            evidence: json!({}),
+            evidence: Value::Object(serde_json::Map::new()),
             suggestion: None,
             words: Words(Some(Box::new(FindingWords { title, detail, fix: None }))),
         }
@@ -376,7 +376,7 @@ impl<'a> RunFacts<'a> {
     /// What arrived, as evidence.
     pub fn received_evidence(&self) -> Value {
         let m = self.metrics;
-        json!({
+        json_object!({
             "bytes": m.bytes, "reads": m.reads, "content_events": m.content_events,
             "content_chars": m.content_chars, "last_read_ms": m.total_ms,
         })
@@ -423,7 +423,7 @@ fn collected(run: &RunFacts, path: &[Finding]) -> Option<Finding> {
             .with("evidence", evidence_words),
     )
     .fix(Text::msg(PathKey::CollectedFix))
-    .evidence(json!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
+    .evidence(json_object!({"content_events": metrics.content_events, "span_ms": span, "ttft_ms": metrics.ttft_ms,
         "total_ms": metrics.total_ms, "content_reads": metrics.content_reads, "see": causes}));
     Some(f)
 }
@@ -473,6 +473,7 @@ pub fn one_per_code(findings: Vec<Finding>) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use super::*;
     use crate::analysis::analyze;
     use crate::trace::{ReadChunk, TimeoutKind};
