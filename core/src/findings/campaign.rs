@@ -2,7 +2,6 @@
 //! queue in a concurrency sweep (`browser_connection_limit`) and a prompt cache that warm runs of the
 //! same request keep missing (`low_cache_hit`).
 
-
 use super::{Finding, FindingCode, Severity};
 use crate::i18n::keys::CampaignKey as K;
 use crate::i18n::Text;

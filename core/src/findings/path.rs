@@ -27,7 +27,6 @@
 //!   bursts signal). The user sees the text advance in steps; the server's timestamps, when the stream
 //!   has them, say whether the engine batched or something on the way forwarded on a timer.
 
-
 use super::rules::Rule;
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::i18n::keys::PathKey as K;

@@ -10,7 +10,6 @@
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
 //!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept).
 
-
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::{EventKind, MAX_TEXT_BYTES};
 use crate::dialect::{stop_reason, Dialect, StopReason};

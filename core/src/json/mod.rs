@@ -5,9 +5,12 @@
 //! Why not serde_json's reader for this: it carries an exact float parser (`float_roundtrip`, for an
 //! import to read back the very numbers it wrote) with its tables, about 16 KB gzipped, and every chunk
 //! of the page that reads a stream's events or a models list needed it (issue 13). What a run reads
-//! goes through here instead and comes out the same, floats bit for bit ([`number`]); serde_json's
+//! goes through here instead and comes out the same, floats bit for bit (`number.rs`); serde_json's
 //! reader stays for what the page imports, its own typed data (`json_in`). The tests compare the two
 //! on generated and mutated texts.
+//!
+//! The other way, `json_object!` (`object.rs`, with [`to_json`]) builds a flat JSON object of values, as findings write
+//! their evidence, without the panic path `serde_json::json!` compiles for every value.
 
 #[macro_use]
 mod object;

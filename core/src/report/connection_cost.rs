@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Report;
-use crate::i18n::keys::ReportKey;
 use crate::findings::triage::net::preflighted;
+use crate::i18n::keys::ReportKey;
 use crate::i18n::{Said, Text};
 use crate::stats::median;
 use crate::text::ms as fmt_ms;

@@ -11,7 +11,6 @@
 //! - `rate_limited`: 429, with `Retry-After` when the header is readable;
 //! - `http_error`: everything else, with plain advice for the status.
 
-
 use serde_json::Value;
 
 use crate::dialect::models_list::{MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};

@@ -7,7 +7,6 @@
 //!
 //! Without a probe result (`None`) the caller keeps the generic `network_error`.
 
-
 use crate::findings::{Finding, FindingCode, Severity};
 use crate::i18n::keys::TriageNetKey as K;
 use crate::i18n::Text;
@@ -85,7 +84,6 @@ fn unreachable(at_ms: f64, message: &str, origin: &str) -> Finding {
     .evidence(json_object!({"at_ms": at_ms, "message": message, "no_cors_reached": false, "origin": origin}))
 }
 
-/// `scheme://host:port` of a URL (the whole string when it has no path).
 /// Whether `request` went to another origin than the page's and was not a simple request, so that the
 /// browser sent a CORS preflight (`OPTIONS`) before it; `None` when the page's origin was not recorded or
 /// either origin cannot be read.
@@ -115,6 +113,7 @@ fn origin_parts(url: &str) -> Option<(&str, &str, &str)> {
     (!host.is_empty()).then_some((scheme, host, port))
 }
 
+/// `scheme://host:port` of a URL (the whole string when it has no path).
 fn origin_of(url: &str) -> &str {
     let url = url.trim();
     let after_scheme = url.find("://").map_or(0, |i| i + 3);

@@ -7,7 +7,6 @@
 //! 404 where `{base}/v1/models` answered but `{base}/models` did not; needs the page's probes),
 //! `url_scheme` (no `http://` or `https://` in front), `trailing_slash` and `url_whitespace` (warnings).
 
-
 use crate::findings::{Finding, FindingCode, Severity, Suggestion};
 use crate::i18n::keys::TriageUrlKey as K;
 use crate::i18n::Text;
