@@ -70,25 +70,19 @@ fn top_level(r: &mut Reader<'_>, lists: &mut Lists) -> Result<(), JsonError> {
     if r.peek() != Some(b'{') {
         return Ok(());
     }
-    r.enter(b'{')?;
-    let mut first = true;
-    while r.next_item(b'}', &mut first)? {
+    r.items(b'{', |r| {
         let list = match &*r.key()? {
             "data" => {
                 lists.saw_data = true;
                 &mut lists.data
             }
             "models" => &mut lists.models,
-            _ => {
-                r.skip_value()?;
-                continue;
-            }
+            _ => return r.skip_value(),
         };
         // A repeated key replaces the earlier list, as a JSON object does.
         *list = ModelIds::default();
-        id_list(r, list)?;
-    }
-    Ok(())
+        id_list(r, list)
+    })
 }
 
 /// Walks one list (`data` or `models`), adding its ids; a value that is not a list is skipped.
@@ -96,12 +90,7 @@ fn id_list(r: &mut Reader<'_>, list: &mut ModelIds) -> Result<(), JsonError> {
     if r.peek() != Some(b'[') {
         return r.skip_value();
     }
-    r.enter(b'[')?;
-    let mut first = true;
-    while r.next_item(b']', &mut first)? {
-        element(r, list)?;
-    }
-    Ok(())
+    r.items(b'[', |r| element(r, list))
 }
 
 /// Reads one element of a list: its `id`, else its `name`, when that is a string; an element that is not
@@ -110,21 +99,17 @@ fn element(r: &mut Reader<'_>, list: &mut ModelIds) -> Result<(), JsonError> {
     if r.peek() != Some(b'{') {
         return r.skip_value();
     }
-    r.enter(b'{')?;
     // `Some(None)`: the key was there with a value that is not a (keepable) string.
     let (mut id, mut name): (Option<Option<Id>>, Option<Option<Id>>) = (None, None);
-    let mut first = true;
-    while r.next_item(b'}', &mut first)? {
+    r.items(b'{', |r| {
         let slot = match &*r.key()? {
             "id" => &mut id,
             "name" => &mut name,
-            _ => {
-                r.skip_value()?;
-                continue;
-            }
+            _ => return r.skip_value(),
         };
         *slot = Some(id_value(r)?);
-    }
+        Ok(())
+    })?;
     let found = match id {
         Some(id) => id,
         None => name.flatten(),

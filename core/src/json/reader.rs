@@ -171,14 +171,22 @@ impl<'a> Reader<'a> {
         Ok(n)
     }
 
-    /// Enters an array (`[`) or an object (`{`), after whitespace.
-    pub fn enter(&mut self, open: u8) -> Result<(), JsonError> {
-        self.eat(open)
+    /// Walks the array (`open` is `[`) or object (`{`) that starts here, after whitespace, up to its
+    /// closing bracket, calling `each` once per item: for an object, `each` reads the item's key
+    /// ([`Reader::key`]) and then its value.
+    pub fn items(&mut self, open: u8, mut each: impl FnMut(&mut Self) -> Result<(), JsonError>) -> Result<(), JsonError> {
+        self.eat(open)?;
+        let close = if open == b'[' { b']' } else { b'}' };
+        let mut first = true;
+        while self.next_item(close, &mut first)? {
+            each(self)?;
+        }
+        Ok(())
     }
 
-    /// In the array or object entered last: whether another item follows (its comma consumed), or `false`
-    /// with the closing bracket consumed. `first` is `true` before the first item and kept by the caller.
-    pub fn next_item(&mut self, close: u8, first: &mut bool) -> Result<bool, JsonError> {
+    /// In an open array or object: whether another item follows (its comma consumed), or `false` with the
+    /// closing bracket consumed. `first` is `true` before the first item and kept by the caller.
+    fn next_item(&mut self, close: u8, first: &mut bool) -> Result<bool, JsonError> {
         match self.peek() {
             Some(b) if b == close => {
                 self.pos += 1;
@@ -196,7 +204,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// In an object, once [`Reader::next_item`] said an item follows: its key and the colon after it.
+    /// An object item's key and the colon after it (in [`Reader::items`]'s `each`).
     pub fn key(&mut self) -> Result<Cow<'a, str>, JsonError> {
         let key = self.string()?;
         self.eat(b':')?;

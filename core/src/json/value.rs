@@ -40,22 +40,22 @@ fn value(r: &mut Reader<'_>, depth_left: u32) -> Result<Value, JsonError> {
         }
         Some(b'[') => {
             container(r)?;
-            r.enter(b'[')?;
-            let (mut items, mut first) = (Vec::new(), true);
-            while r.next_item(b']', &mut first)? {
+            let mut items = Vec::new();
+            r.items(b'[', |r| {
                 items.push(value(r, depth_left - 1)?);
-            }
+                Ok(())
+            })?;
             Value::Array(items)
         }
         Some(b'{') => {
             container(r)?;
-            r.enter(b'{')?;
-            let (mut map, mut first) = (Map::new(), true);
-            while r.next_item(b'}', &mut first)? {
+            let mut map = Map::new();
+            r.items(b'{', |r| {
                 let key = r.key()?.into_owned();
                 // A repeated key keeps its last value, as serde_json's map does.
                 map.insert(key, value(r, depth_left - 1)?);
-            }
+                Ok(())
+            })?;
             Value::Object(map)
         }
         _ => Value::Number(match r.number()? {
