@@ -157,6 +157,37 @@ async fn lab_made_faults_direct_are_named() {
         check.that(held >= 1 && marks.matches('M').count() >= 2, || format!("{held} held spans, release marks {marks:?}"));
         outcomes.add(check);
 
+        // Azure OpenAI's default content filter: the same bursts, every chunk carrying the filter's verdicts.
+        // The bursts are the filter's: the fix is its streaming mode, not a proxy's buffering.
+        let report = run(&page, &url(&format!("{REFERENCE}&mode=bursts&burst_every_ms=500&content_filter=batched"))).await;
+        let mut check = Check::new("direct Azure content filter, batched", &report);
+        let bursts = report["findings"].as_array().into_iter().flatten().find(|f| f["code"] == "bursts").cloned();
+        let fix = bursts.as_ref().and_then(|f| f["fix"].as_str()).unwrap_or_default().to_string();
+        // Its first chunk says `created: 0`, which is no time (once read as 1970: a cache replay).
+        check
+            .verdict("buffered")
+            .finding("bursts")
+            .no_finding("cached_replay")
+            .that(report["content_filter"]["mode"] == "batched" && report["content_filter"]["vetted_content_events"] == 50, || {
+                format!("content_filter {}", report["content_filter"])
+            })
+            .that(bursts.as_ref().is_some_and(|f| f["evidence"]["content_filter"] == "batched"), || format!("{bursts:?}"))
+            .that(fix.contains("Asynchronous Filter") && !fix.contains("proxy_buffering"), || format!("fix {fix:?}"));
+        outcomes.add(check);
+
+        // The Asynchronous Filter: the text streams, its verdicts follow on their own.
+        let report = run(&page, &url(&format!("{REFERENCE}&content_filter=async"))).await;
+        let mut check = Check::new("direct Azure content filter, async", &report);
+        check
+            .verdict("streaming")
+            .no_finding("bursts")
+            .no_finding("cached_replay")
+            .near("content_events", 50.0, 0.0)
+            .that(report["content_filter"]["mode"] == "asynchronous" && report["content_filter"]["annotation_events"] == 1, || {
+                format!("content_filter {}", report["content_filter"])
+            });
+        outcomes.add(check);
+
         let report = run(&page, &url(&format!("{REFERENCE}&cache=hit"))).await;
         let mut check = Check::new("direct cache=hit", &report);
         check

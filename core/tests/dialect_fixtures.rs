@@ -4,6 +4,7 @@
 //! however it is split is checked in `split_fixtures.rs`.)
 
 use streamscope_core::{FindingCode, StopReason};
+use streamscope_core::dialect::content_filter::FilterMode;
 use streamscope_core::analysis::analyze;
 use streamscope_core::measure::{CacheSource, TokenCountSource};
 use streamscope_core::{Dialect, EventKind, Report, Trace, TraceEnd, Verdict};
@@ -12,6 +13,9 @@ const RESPONSES: &str = include_str!("fixtures/openai_responses.sse");
 const ANTHROPIC: &str = include_str!("fixtures/anthropic_messages.sse");
 const GEMINI: &str = include_str!("fixtures/gemini.sse");
 const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
+
+const AZURE_DEFAULT: &str = include_str!("fixtures/azure_openai_default.sse");
+const AZURE_ASYNC: &str = include_str!("fixtures/azure_openai_async.sse");
 
 const SSE: &str = "text/event-stream";
 const NDJSON: &str = "application/x-ndjson";
@@ -256,4 +260,75 @@ fn ollama_generate_fixture() {
 
     let cut = report(NDJSON, &parts[..parts.len() - 1]);
     assert!(codes(&cut).contains(&"truncated"), "{:?}", codes(&cut));
+}
+
+#[test]
+fn azure_default_filter_marks_its_text_as_vetted() {
+    let parts = messages(AZURE_DEFAULT, "\n\n");
+    let r = report(SSE, &parts);
+    assert_eq!(r.dialect, Dialect::OpenaiChat);
+    assert_eq!(r.content_events, 10);
+    let filter = r.content_filter.expect("a content filter");
+    assert_eq!((filter.mode, filter.vetted_content_events, filter.annotation_events), (FilterMode::Batched, 10, 0));
+    let json = r.to_json_pretty();
+    assert!(json.contains("\"content_filter\": {\n    \"mode\": \"batched\""), "{json}");
+    // The prompt annotation's `created: 0` is no time (read as one, every Azure stream was a replay from
+    // 1970): the chunks' own time is kept, so a run 5 s after it is live and one a day after is a replay.
+    let mut t = trace(SSE, &parts);
+    assert_eq!(analyze(&t).created_unix_s, Some(1_764_950_400.0));
+    t.started_unix_ms = Some(1_764_950_400_000.0 + 5_000.0);
+    assert!(!codes(&Report::from_trace(&t)).contains(&"cached_replay"));
+    t.started_unix_ms = Some(1_764_950_400_000.0 + 86_400_000.0);
+    assert!(codes(&Report::from_trace(&t)).contains(&"cached_replay"));
+    // Read back the same.
+    assert_eq!(Report::from_json(&json).unwrap().content_filter, Some(filter));
+}
+
+#[test]
+fn azure_async_filter_annotations_are_not_text() {
+    let parts = messages(AZURE_ASYNC, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.text, "Streams arrive in batches when the filter checks them.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.content_events, 10);
+    let filter = r.content_filter.expect("a content filter");
+    assert_eq!((filter.mode, filter.vetted_content_events, filter.annotation_events), (FilterMode::Asynchronous, 0, 2));
+    assert_eq!(r.verdict, Verdict::Streaming);
+    assert!(!codes(&r).contains(&"bursts"), "{:?}", codes(&r));
+}
+
+#[test]
+fn a_plain_openai_stream_has_no_content_filter_in_its_report() {
+    let plain: Vec<String> = messages(AZURE_ASYNC, "\n\n")
+        .into_iter()
+        .filter(|p| !p.contains("content_filter") && !p.contains("prompt_annotations"))
+        .map(str::to_string)
+        .collect();
+    let parts: Vec<&str> = plain.iter().map(String::as_str).collect();
+    let r = report(SSE, &parts);
+    assert_eq!(r.content_events, 10);
+    assert_eq!(r.content_filter, None);
+    assert!(!r.to_json_pretty().contains("content_filter"));
+}
+
+#[test]
+fn a_content_filter_stop_is_said_in_each_dialect_s_words() {
+    let azure = "data: {\"choices\":[{\"delta\":{\"content\":\"Hey\"},\"index\":0}]}\n\n\
+                 data: {\"choices\":[{\"index\":0,\"finish_reason\":\"content_filter\",\"content_filter_results\":{\"protected_material_text\":{\"detected\":true,\"filtered\":true}},\"content_filter_offsets\":{\"check_offset\":65,\"start_offset\":65,\"end_offset\":1056}}]}\n\n\
+                 data: [DONE]\n\n";
+    let r = report(SSE, &messages(azure, "\n\n"));
+    assert_eq!(r.finish_reason, Some(StopReason::ContentFilter));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::ContentFiltered).expect("content_filtered");
+    assert!(f.detail.contains("finish_reason: content_filter"), "{}", f.detail);
+    assert!(!codes(&r).contains(&"truncated"), "{:?}", codes(&r));
+    // Anthropic's refusal.
+    let refusal: Vec<String> = messages(ANTHROPIC, "\n\n").into_iter().map(|p| p.replace("\"end_turn\"", "\"refusal\"")).collect();
+    let parts: Vec<&str> = refusal.iter().map(String::as_str).collect();
+    let r = report(SSE, &parts);
+    assert_eq!(r.finish_reason, Some(StopReason::ContentFilter));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::ContentFiltered).expect("content_filtered");
+    assert!(f.detail.contains("stop_reason: refusal"), "{}", f.detail);
+    // A natural end says nothing of the kind.
+    assert!(!codes(&report(SSE, &messages(AZURE_DEFAULT, "\n\n"))).contains(&"content_filtered"));
 }

@@ -19,7 +19,9 @@ const SSE: &str = "text/event-stream";
 /// somewhere, and the benchmark's.
 const READ_SIZES: [usize; 10] = [1, 2, 3, 5, 7, 13, 64, 300, 1500, 16384];
 
-const FIXTURES: [(&str, &[u8]); 10] = [
+const FIXTURES: [(&str, &[u8]); 12] = [
+    (SSE, include_bytes!("fixtures/azure_openai_default.sse")),
+    (SSE, include_bytes!("fixtures/azure_openai_async.sse")),
     (SSE, include_bytes!("fixtures/openai_deepseek_crlf.sse")),
     (SSE, include_bytes!("fixtures/openai_mixed_endings.sse")),
     (SSE, include_bytes!("fixtures/openai_invalid_utf8.sse")),

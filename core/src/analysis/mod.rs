@@ -23,6 +23,7 @@ pub mod event;
 use serde::{Deserialize, Serialize};
 
 use crate::dialect::chunk_memo::ChunkMemo;
+use crate::dialect::content_filter::FilterMarks;
 use crate::dialect::{self, classify_payload, openai, stop_reason, ChunkFacts, Payload, StopReason, Usage};
 use crate::text::truncate_chars;
 use crate::trace::{Trace, TraceEnd};
@@ -170,6 +171,9 @@ pub struct Analysis {
     /// The first `created` time (unix seconds) a chunk carried (OpenAI chunks).
     #[serde(default)]
     pub created_unix_s: Option<f64>,
+    /// The content filter marks the stream carried (Azure OpenAI's, [`crate::dialect::content_filter`]).
+    #[serde(default)]
+    pub filter_marks: FilterMarks,
 }
 
 impl Analysis {
@@ -243,8 +247,8 @@ impl Analysis {
     }
 
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
-        let ChunkFacts { kinds, usage, server_ms, created_unix_s } = facts;
-        let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s };
+        let ChunkFacts { kinds, usage, server_ms, created_unix_s, filter } = facts;
+        let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s, filter };
         self.emit_kinds(at_ms, read_index, &facts, kinds);
     }
 
@@ -260,9 +264,11 @@ impl Analysis {
                 None => self.usage = Some(u.clone()),
             }
         }
+        let content_before = self.content_event_count;
         for kind in kinds {
             self.emit(at_ms, read_index, kind, facts.server_ms);
         }
+        self.filter_marks.count(facts.filter, self.content_event_count > content_before);
     }
 
     fn malformed(&mut self, at_ms: f64, read_index: usize, payload: &str) {

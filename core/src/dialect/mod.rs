@@ -17,6 +17,7 @@
 
 pub mod anthropic;
 pub mod chunk_memo;
+pub mod content_filter;
 pub mod error_body;
 pub mod gemini;
 pub mod models_list;
@@ -133,6 +134,8 @@ pub struct ChunkFacts {
     pub server_ms: Option<f64>,
     /// The top-level `created` time (unix seconds), when present.
     pub created_unix_s: Option<f64>,
+    /// What the message says about a content filter (Azure OpenAI's marks, [`content_filter`]).
+    pub filter: content_filter::FilterMark,
 }
 
 impl ChunkFacts {
@@ -142,7 +145,13 @@ impl ChunkFacts {
         if kinds.is_empty() {
             kinds.push(EventKind::Empty);
         }
-        ChunkFacts { kinds, usage: None, server_ms: v.get("server_ms").and_then(Value::as_f64), created_unix_s }
+        ChunkFacts {
+            kinds,
+            usage: None,
+            server_ms: v.get("server_ms").and_then(Value::as_f64),
+            created_unix_s,
+            filter: content_filter::FilterMark::None,
+        }
     }
 
     /// Records a usage report: an [`EventKind::Usage`] at this point of `kinds`, the counts in `usage`.
@@ -151,6 +160,12 @@ impl ChunkFacts {
             kinds.push(EventKind::Usage);
             *usage = Some(u);
         }
+    }
+
+    /// The same facts with what the message says about a content filter.
+    pub fn with_filter(mut self, filter: content_filter::FilterMark) -> ChunkFacts {
+        self.filter = filter;
+        self
     }
 
     /// The same facts with the usage the message reported.

@@ -3,12 +3,13 @@
 //! Reads `choices[0].delta` (or `choices[0].message` for a non-streamed answer, `choices[0].text` for the
 //! legacy completions API): `content` is answer text, `reasoning_content` / `reasoning` is reasoning text
 //! (only one of them is taken, some servers send both with the same text), a delta with only a `role` is
-//! role-only, anything else empty; `finish_reason`, `usage`, an `error` object, the `created` time and the
+//! role-only, anything else empty; `finish_reason`, `usage`, an `error` object, the `created` time (when
+//! above 0: Azure OpenAI's content filter chunks say `0`), the content filter's marks and the
 //! lab's top-level `server_ms` are reported too. `[DONE]` is the end marker.
 
 use serde_json::Value;
 
-use super::{stop_reason, ChunkFacts, EventKind};
+use super::{content_filter, stop_reason, ChunkFacts, EventKind};
 use super::usage::Usage;
 
 /// The payload that ends an OpenAI stream.
@@ -64,6 +65,7 @@ pub fn error_message(v: &Value) -> Option<String> {
 /// Reads the facts of one chat-completions chunk (a parsed JSON object).
 pub fn chunk_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
+    let mut carried_text = false;
     if let Some(msg) = error_message(v) {
         kinds.push(EventKind::StreamError(msg));
     }
@@ -111,10 +113,16 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         if let Some(f) = finish {
             kinds.push(EventKind::Finish(stop_reason::from_openai(&f)));
         }
+        carried_text = carried;
     }
     let mut usage = None;
     ChunkFacts::push_usage(&mut kinds, &mut usage, v.get("usage").and_then(Usage::from_openai));
-    ChunkFacts::of(kinds, v, v.get("created").and_then(Value::as_f64)).with_usage(usage)
+    // `created: 0` is no time: Azure OpenAI's content filter chunks carry it (read as a time, it made every
+    // Azure stream a replay from 1970).
+    let created = v.get("created").and_then(Value::as_f64).filter(|s| *s > 0.0);
+    ChunkFacts::of(kinds, v, created)
+        .with_usage(usage)
+        .with_filter(content_filter::mark(v, choice, carried_text))
 }
 
 #[cfg(test)]

@@ -110,6 +110,16 @@ pub fn limit_words(dialect: Dialect) -> (&'static str, &'static str) {
     }
 }
 
+/// How a dialect says that a content filter stopped the answer.
+pub fn filter_words(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenaiResponses => "incomplete_details.reason: content_filter",
+        Dialect::Anthropic => "stop_reason: refusal",
+        Dialect::Gemini => "finishReason: SAFETY (or RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII)",
+        _ => "finish_reason: content_filter",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,7 @@
 
 use super::rules::Rule;
 use super::{Finding, FindingCode, RunFacts, Severity};
+use crate::dialect::content_filter::FilterMode;
 use crate::i18n::keys::PathKey as K;
 use crate::i18n::{Lang, Text};
 use crate::text::ms as fmt_ms;
@@ -84,7 +85,15 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
     let share = delivery.burst_event_share.unwrap_or(0.0);
     let cadence = &delivery.release_cadence;
     let timer = fired.contains(&BufferedSignal::ReleaseCadence);
+    let filter = analysis.filter_marks.seen(analysis.content_event_count).filter(|f| f.mode == FilterMode::Batched);
     let mut detail = Text::empty();
+    if let Some(f) = filter {
+        detail = detail.then(
+            Text::msg(K::BurstsContentFilter)
+                .count("vetted", f.vetted_content_events)
+                .count("events", metrics.content_events),
+        );
+    }
     if timer {
         detail = detail.then(
             Text::msg(K::BurstsTimer)
@@ -134,9 +143,14 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
     detail = detail.then(Text::msg(K::BurstsEnd).with("ttft", ms_or_na(metrics.ttft_ms)));
     Some(
         Finding::new(FindingCode::Bursts, Severity::Warning, Text::msg(K::BurstsTitle), detail)
-            .fix(Text::msg(if timer { K::BurstsFixTimer } else { K::BurstsFix }))
+            .fix(Text::msg(match (filter, timer) {
+                (Some(_), _) => K::BurstsFixContentFilter,
+                (None, true) => K::BurstsFixTimer,
+                (None, false) => K::BurstsFix,
+            }))
             .evidence(json_object!({
                 "signals": signals,
+                "content_filter": filter.map(|f| f.mode),
                 "burst_count": delivery.burst_count,
                 "events_per_burst_mean": delivery.events_per_burst_mean,
                 "typical_gap_ms": delivery.typical_gap_ms,
@@ -574,6 +588,35 @@ mod tests {
             "{fix}"
         );
         assert!(find(&streamed(), FindingCode::Bursts).is_none());
+    }
+
+    #[test]
+    fn bursts_of_text_vetted_by_azure_s_content_filter_name_the_filter_not_a_proxy() {
+        // Azure OpenAI's default streaming: the prompt's verdicts first, then text released in batches,
+        // every chunk carrying its batch's verdicts.
+        let vetted = |text: &str| {
+            format!("data: {{\"choices\":[{{\"content_filter_results\":{{\"hate\":{{\"filtered\":false,\"severity\":\"safe\"}}}},\"delta\":{{\"content\":\"{text}\"}},\"index\":0}}]}}\n\n")
+        };
+        let prompt = "data: {\"choices\":[],\"prompt_filter_results\":[{\"prompt_index\":0}]}\n\n".to_string();
+        let burst: String = (0..20).map(|_| vetted("t")).collect();
+        let mut reads: Vec<(f64, String)> = vec![(300.0, prompt)];
+        reads.extend((0..6).map(|i| (700.0 + 400.0 * i as f64, burst.clone())));
+        reads.push((2701.0, done()));
+        let t = sse(10.0, reads);
+        assert_eq!(report(&t).verdict, Verdict::Buffered);
+        let f = fires(bursts, t);
+        let zh = f.localize(Lang::ZhCn);
+        assert!(zh.detail.starts_with("120 个内容事件中有 120 个带着 Azure OpenAI 内容过滤器的判定"), "{}", zh.detail);
+        assert!(zh.fix.unwrap().contains("Asynchronous Filter"));
+        assert_eq!(f.evidence["content_filter"], "batched");
+        assert!(f.detail.starts_with("120 of the 120 content events carry Azure OpenAI's content filter verdicts"), "{}", f.detail);
+        assert!(f.detail.contains("120 content events arrived in 6 bursts of 20.0 events"), "{}", f.detail);
+        let fix = f.fix.unwrap();
+        assert!(fix.contains("Asynchronous Filter") && !fix.contains("proxy_buffering"), "{fix}");
+        // Without the verdicts, the same bursts are a proxy's to look for.
+        let plain = find(&buffered(), FindingCode::Bursts).unwrap();
+        assert!(plain.evidence["content_filter"].is_null());
+        assert!(!plain.detail.contains("Azure"), "{}", plain.detail);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! - How the run ended: `network_error` (unless [`super::triage::net`] told CORS from unreachable),
 //!   `timeout_headers` / `timeout_first_byte` / `stall` / `timeout_total`, `cancelled`;
 //! - what arrived: `no_content`, `stream_error`, then (after the path findings) `truncated`,
-//!   `max_tokens`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
+//!   `max_tokens`, `content_filtered`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
@@ -27,9 +27,10 @@ pub type Rule = fn(&RunFacts) -> Option<Finding>;
 pub const END_RULES: [Rule; 5] = [network_error, timeout, cancelled, no_content, stream_error];
 
 /// The rules about the stream itself, in report order (after the path findings).
-pub const STREAM_RULES: [Rule; 12] = [
+pub const STREAM_RULES: [Rule; 13] = [
     truncated,
     max_tokens,
+    content_filtered,
     malformed_json,
     invalid_utf8,
     long_line,
@@ -299,6 +300,25 @@ pub fn max_tokens(run: &RunFacts) -> Option<Finding> {
         .fix(Text::msg(K::MaxTokensFix).with("limit", limit))
         .evidence(json_object!({"finish_reason": StopReason::Length, "completion_tokens":
             analysis.usage.as_ref().and_then(|u| u.completion_tokens), "dialect": analysis.dialect})),
+    )
+}
+
+/// `content_filtered`: a content filter or safety system stopped the answer.
+pub fn content_filtered(run: &RunFacts) -> Option<Finding> {
+    let analysis = run.analysis;
+    if analysis.finish_reason != Some(StopReason::ContentFilter) {
+        return None;
+    }
+    Some(
+        Finding::new(
+            FindingCode::ContentFiltered,
+            Severity::Warning,
+            Text::msg(K::ContentFilteredTitle),
+            Text::msg(K::ContentFilteredDetail).with("said", stop_reason::filter_words(analysis.dialect)),
+        )
+        .fix(Text::msg(K::ContentFilteredFix))
+        .evidence(json_object!({"finish_reason": StopReason::ContentFilter, "content_events": run.metrics.content_events,
+            "dialect": analysis.dialect})),
     )
 }
 

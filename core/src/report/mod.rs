@@ -30,6 +30,7 @@ pub mod verdict_tally;
 pub mod words;
 
 use crate::analysis::{analyze, Analysis};
+use crate::dialect::content_filter::ContentFilter;
 use crate::dialect::{Dialect, StopReason, Usage};
 use crate::findings::{diagnose_with, Finding, FindingCode};
 use crate::measure::{DeliveryStats, Metrics};
@@ -65,6 +66,10 @@ pub struct Report {
     pub usage: Option<Usage>,
     /// Why generation stopped.
     pub finish_reason: Option<StopReason>,
+    /// A content filter the stream showed (Azure OpenAI's marks: `batched`, `asynchronous` or
+    /// `text_unmarked`, with its counts); absent when it showed none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_filter: Option<ContentFilter>,
     /// How the run ended (`{"kind": "complete", "at_ms": ...}` and so on); `null` while running.
     pub end: Option<TraceEnd>,
     /// What was requested (no secrets).
@@ -102,6 +107,7 @@ impl Clone for Report {
             framing: self.framing,
             usage: self.usage.clone(),
             finish_reason: self.finish_reason.clone(),
+            content_filter: self.content_filter,
             end: self.end.clone(),
             request: self.request.clone(),
             connection: self.connection.clone(),
@@ -143,6 +149,7 @@ impl Report {
             framing: analysis.framing,
             usage: analysis.usage.clone(),
             finish_reason: analysis.finish_reason.clone(),
+            content_filter: analysis.filter_marks.seen(analysis.content_event_count),
             end: trace.end.clone(),
             request: trace.request.clone(),
             connection: trace.connection.clone(),

@@ -70,6 +70,21 @@ impl Usage {
     }
 }
 
+/// Azure OpenAI's content filter marks on the chunks (`content_filter=`): a prompt annotation before the
+/// role chunk, then either verdicts on every content chunk (`batched`: Azure's default streaming mode,
+/// which releases the text in checked batches; the lab marks the chunks, `mode=bursts` releases them) or
+/// one annotation of verdicts without text before the finish chunk (`async`: the Asynchronous Filter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabFilter {
+    /// Verdicts on every content chunk.
+    Batched,
+    /// Verdicts in an annotation chunk of their own.
+    Async,
+}
+
+/// The verdicts of a content filter that let everything through.
+const SAFE_VERDICTS: &str = r#"{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":false,"severity":"safe"}}"#;
+
 /// Renders the events of one response.
 #[derive(Debug, Clone)]
 pub struct ChunkWriter {
@@ -88,6 +103,8 @@ pub struct ChunkWriter {
     pub start: Instant,
     /// Add `server_ms` to every JSON event (`false`: no server timestamps, `stamp=0`).
     pub stamp: bool,
+    /// Azure OpenAI's content filter marks, if any.
+    pub filter: Option<LabFilter>,
 }
 
 impl ChunkWriter {
@@ -99,6 +116,15 @@ impl ChunkWriter {
     /// Appends the JSON of `event` (not for [`Event::Done`]) with `pad_bytes` of padding and a send
     /// time (left out when the writer does not stamp) to `out`.
     pub fn render_json(&self, event: &Event, pad_bytes: usize, server_ms: f64, out: &mut Piece) {
+        let verdicts = match (self.filter, event) {
+            (Some(LabFilter::Batched), Event::Content(_)) => Some(SAFE_VERDICTS),
+            (Some(_), Event::Role) => Some("{}"),
+            _ => None,
+        };
+        let choice = |delta: &str, finish: &str| match verdicts {
+            Some(v) => format!(r#"[{{"index":0,"content_filter_results":{v},"delta":{delta},"finish_reason":{finish}}}]"#),
+            None => choice(delta, finish),
+        };
         let (choices, usage) = match event {
             Event::Role => (choice(r#"{"role":"assistant"}"#, "null"), None),
             Event::Content(text) => (
@@ -137,6 +163,20 @@ impl ChunkWriter {
         match event {
             Event::Done => out.push(b"data: [DONE]\n\n"),
             other => {
+                match (self.filter, other) {
+                    (Some(_), Event::Role) => {
+                        out.push(br#"data: {"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":"#);
+                        out.push(SAFE_VERDICTS.as_bytes());
+                        out.push(b"}]}\n\n");
+                    }
+                    (Some(LabFilter::Async), Event::Finish) => {
+                        out.push(br#"data: {"choices":[{"index":0,"finish_reason":null,"content_filter_results":"#);
+                        out.push(SAFE_VERDICTS.as_bytes());
+                        out.push(br#","content_filter_offsets":{"check_offset":0,"start_offset":0,"end_offset":0}}],"created":0,"id":"","model":"","object":""}"#);
+                        out.push(b"\n\n");
+                    }
+                    _ => {}
+                }
                 out.push(b"data: ");
                 self.render_json(other, pad_bytes, server_ms, out);
                 out.push(b"\n\n");
@@ -234,6 +274,7 @@ mod tests {
             },
             start: Instant::now(),
             stamp: true,
+            filter: None,
         }
     }
 
@@ -284,5 +325,39 @@ mod tests {
         let completion: serde_json::Value =
             serde_json::from_str(&unstamped.completion(" a")).unwrap();
         assert!(completion.get("server_ms").is_none() && completion["usage"].is_object());
+    }
+
+    /// The SSE events of `event` as JSON values.
+    fn events(w: &ChunkWriter, event: &Event) -> Vec<serde_json::Value> {
+        let text = String::from_utf8(w.sse_at(event, 1.0).to_vec()).unwrap();
+        text.split("\n\n")
+            .filter(|e| !e.is_empty())
+            .map(|e| serde_json::from_str(e.strip_prefix("data: ").unwrap()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn content_filter_marks_are_azure_s() {
+        let batched = ChunkWriter { filter: Some(LabFilter::Batched), ..writer() };
+        let role = events(&batched, &Event::Role);
+        assert_eq!(role.len(), 2);
+        assert_eq!(role[0]["choices"], serde_json::json!([]));
+        assert_eq!(role[0]["prompt_filter_results"][0]["content_filter_results"]["hate"]["severity"], "safe");
+        assert_eq!(role[1]["choices"][0]["content_filter_results"], serde_json::json!({}));
+        let content = events(&batched, &Event::Content("a".into()));
+        assert_eq!(content.len(), 1);
+        assert_eq!(content[0]["choices"][0]["content_filter_results"]["violence"]["filtered"], false);
+        assert_eq!(content[0]["choices"][0]["delta"]["content"], "a");
+        assert_eq!(events(&batched, &Event::Finish).len(), 1);
+
+        let asynchronous = ChunkWriter { filter: Some(LabFilter::Async), ..writer() };
+        assert!(events(&asynchronous, &Event::Content("a".into()))[0]["choices"][0].get("content_filter_results").is_none());
+        let finish = events(&asynchronous, &Event::Finish);
+        assert_eq!(finish.len(), 2);
+        assert!(finish[0]["choices"][0]["content_filter_offsets"].is_object() && finish[0]["choices"][0].get("delta").is_none());
+        assert_eq!(finish[1]["choices"][0]["finish_reason"], "stop");
+        // No filter: no marks.
+        assert_eq!(events(&writer(), &Event::Role).len(), 1);
+        assert!(events(&writer(), &Event::Content("a".into()))[0]["choices"][0].get("content_filter_results").is_none());
     }
 }

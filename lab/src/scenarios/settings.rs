@@ -58,7 +58,7 @@
 use serde_json::Value;
 
 use crate::http::query::Query;
-use crate::scenarios::chunks::UsageStyle;
+use crate::scenarios::chunks::{LabFilter, UsageStyle};
 use crate::scenarios::prompt_cache::{prompt_text, Prompt};
 use crate::scenarios::schedule;
 use crate::scenarios::slots::SlotRequest;
@@ -210,6 +210,8 @@ pub struct StreamSettings {
     pub echo_headers: bool,
     /// The text echoed (set by the handler when `echo_headers`, or `say=` as given).
     pub echo_text: Option<String>,
+    /// `content_filter=batched|async`: mark the chunks as Azure OpenAI's content filter does.
+    pub content_filter: Option<LabFilter>,
 }
 
 /// Longest `say=` text kept, in characters.
@@ -317,6 +319,15 @@ impl StreamSettings {
             Some("length") => true,
             Some(other) => return Err(format!("finish must be stop or length, not {other:?}")),
         };
+        let content_filter = match query.get("content_filter") {
+            None => None,
+            Some("batched") => Some(LabFilter::Batched),
+            Some("async") => Some(LabFilter::Async),
+            Some(other) => return Err(format!("content_filter must be batched or async, not {other:?}")),
+        };
+        if content_filter.is_some() && dialect != WireDialect::OpenaiChat {
+            return Err("content_filter applies to openai-chat chunks only (Azure OpenAI's marks)".into());
+        }
         let extras = ["reasoning", "finish", "terminal"];
         if dialect == WireDialect::OpenaiChat && extras.iter().any(|k| query.get(k).is_some()) {
             return Err(
@@ -359,6 +370,7 @@ impl StreamSettings {
             batch: number(query, "batch", DEFAULT_BATCH, MAX_TOKENS)?,
             echo_headers: flag(query, "echo_headers", false)?,
             echo_text: query.get("say").map(|t| t.chars().take(MAX_SAY_CHARS).collect()),
+            content_filter,
         };
         settings.check_stream_only()?;
         let settings = settings.with_dialect(dialect)?;
@@ -661,6 +673,15 @@ mod tests {
         );
         let s = settings("keepalive_bytes=4194304&long_line_bytes=1048576", "").unwrap();
         assert_eq!((s.keepalive_bytes, s.long_line_bytes), (4_194_304, 1_048_576));
+    }
+
+    #[test]
+    fn content_filter_marks_openai_chat_only() {
+        assert_eq!(settings("", "").unwrap().content_filter, None);
+        assert_eq!(settings("content_filter=batched&mode=bursts", "").unwrap().content_filter, Some(LabFilter::Batched));
+        assert_eq!(settings("content_filter=async", "").unwrap().content_filter, Some(LabFilter::Async));
+        assert!(settings("content_filter=strict", "").unwrap_err().contains("batched or async"));
+        assert!(settings("content_filter=async&dialect=anthropic", "").unwrap_err().contains("openai-chat"));
     }
 
     #[test]

@@ -171,6 +171,17 @@ fn max_tokens_when_the_model_stopped_at_the_limit() {
 }
 
 #[test]
+fn content_filtered_when_a_safety_system_stopped_the_answer() {
+    let stop = "data: {\"choices\":[{\"index\":0,\"finish_reason\":\"content_filter\",\"content_filter_results\":{\"hate\":{\"filtered\":true,\"severity\":\"high\"}}}]}\n\ndata: [DONE]\n\n";
+    let f = fires(content_filtered, sse(vec![(100.0, content("a")), (120.0, stop.to_string())]));
+    assert_eq!((&f.code, f.severity), (&FindingCode::ContentFiltered, Severity::Warning));
+    assert_eq!((&f.evidence["finish_reason"], &f.evidence["content_events"]), (&serde_json::json!("content_filter"), &serde_json::json!(1)));
+    assert!(f.detail.contains("finish_reason: content_filter") && f.detail.contains("Neither the network nor a proxy"), "{}", f.detail);
+    assert!(f.localize(Lang::ZhCn).detail.contains("finish_reason: content_filter"));
+    silent_on_healthy(content_filtered);
+}
+
+#[test]
 fn malformed_json_counts_and_quotes_the_first() {
     let body = content("a") + "data: {oops\n\ndata: {also bad\n\n" + &done();
     let f = fires(malformed_json, sse(vec![(100.0, body)]));

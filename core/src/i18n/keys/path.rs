@@ -17,6 +17,8 @@ key_group! {
         BurstsEnd,
         BurstsFix,
         BurstsFixTimer,
+        BurstsContentFilter,
+        BurstsFixContentFilter,
         HeldTitle,
         HeldDetail,
         HeldFix,

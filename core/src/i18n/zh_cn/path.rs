@@ -17,6 +17,8 @@ pub fn template(key: PathKey) -> &'static str {
         PathKey::BurstsHeldStart => "第一批内容在 {at} 到达，一次送来 {events} 个事件；之后的内容大约每 {pace} 一个，所以这批里的第一个事件至少等了 {held} 才被放行：回答的开头被扣住了。",
         PathKey::BurstsEnd => "第一个 token 在 {ttft} 到达。模型和浏览器之间有某一层把流扣住，攒成一块一块地放出来。",
         PathKey::BurstsFix => "关掉模型服务端到浏览器之间每一层的响应缓冲：nginx 在流式接口的 location 里写 `proxy_buffering off;`（或让上游返回 `X-Accel-Buffering: no`），不要对 text/event-stream 做 gzip；CDN、网关、负载均衡器也照此逐个检查（每一层分别用 curl -N 测）。如果链路上没有代理，那就是服务端自己在攒批写出（每个事件之后都要 flush），或者网络丢包在重传。",
+        PathKey::BurstsContentFilter => "{events} 个内容事件中有 {vetted} 个带着 Azure OpenAI 内容过滤器的判定（`content_filter_results`）：在默认的流式模式下，Azure 会扣住回答，等每一批文本检查完，再一次性发出这一批。",
+        PathKey::BurstsFixContentFilter => "成批到达是 Azure 的内容过滤器造成的，不在你的网络里：把该部署的内容过滤器改为用 Asynchronous Filter（异步过滤）流式输出（在 Foundry 门户里设置内容过滤器的流式模式；API 版本 2024-02-01 或更新），或者保留默认设置，接受回答成批到达。代理也可能再加一层缓冲：把同一个请求直接发到 Azure 端点，比较两者。",
         PathKey::BurstsFixTimer => "找出按定时器转发流的那一层，让它来一个分块就转发一个：把 flush 间隔设为 0 或 \"immediate\"（Traefik 的 responseForwarding.flushInterval、Caddy 的 flush_interval -1、Go httputil.ReverseProxy 的 FlushInterval -1，以及按固定间隔读取上游的边缘函数或 CDN worker）。用 curl -N 逐层测试：第一个按固定节拍输出的就是它。如果链路上没有中转，那就是服务端自己按定时器攒批写出（每个事件之后都要 flush）。",
         PathKey::HeldTitle => "连响应头也被扣住了",
         PathKey::HeldDetail => "响应头在 {headers} 才到达，与响应体的第一个字节（{ttfb}）同时：有东西把整个响应连同响应头一起扣住，直到响应体准备好为止：要么是等回答全部生成完才返回的后端，要么是缓冲完整响应的代理或 CDN。",

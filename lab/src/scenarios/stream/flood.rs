@@ -78,6 +78,7 @@ mod tests {
             usage: Usage { prompt_tokens: 1, completion_tokens: 1, cache_hit_tokens: 0, style: Default::default() },
             start: tokio::time::Instant::now(),
             stamp: true,
+            filter: None,
         };
         let start = long_line_start(&chunks);
         let line = long_line_window(&start, 1000, 0..usize::MAX);

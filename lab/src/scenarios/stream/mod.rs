@@ -161,6 +161,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
         },
         start: request.received_at,
         stamp: settings.stamp,
+        filter: settings.content_filter,
     }
 }
 
