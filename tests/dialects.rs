@@ -112,6 +112,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("ollama-chat", "ollama", "usage"),
             ("ollama-generate", "ollama", "usage"),
             ("gemini", "gemini", "usage"),
+            ("cohere", "cohere", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;
@@ -144,6 +145,18 @@ async fn every_dialect_measures_the_same_schedule() {
             let report = run(&page, &dialect_url(&page, param, "&reasoning=10")).await;
             outcomes.add(on_schedule_with_n(&name, &report, dialect, "usage_with_reasoning", 60));
         }
+
+        // A tool call: its arguments stream as the answer's tokens, on the same schedule, and the text card
+        // shows them (it was `no_content`, `failed`).
+        let report = run(&page, &page.lab_url(&format!("/v1/chat/completions?{REFERENCE}&tool_call=1"))).await;
+        let mut check = on_schedule("tool_call=1", &report, "openai-chat", "usage");
+        let text = page.testid_text("answer-text").await.unwrap_or_default();
+        check
+            .finding("tool_call")
+            .no_finding("no_content")
+            .that(report["finish_reason"] == "tool_calls", || format!("finish_reason {}", report["finish_reason"]))
+            .that(text.chars().count() >= 50, || format!("answer text {text:?}"));
+        outcomes.add(check);
 
         // Native paths with a POST body: the same prompt twice, so the lab's prompt cache hits.
         let prompt = "Explain in one paragraph why the sky is blue, for a curious ten-year-old reader.";

@@ -73,8 +73,14 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// from 492,419 B to 494,854 B (+2.4 KB: serde_json's reader, once in a chunk shared by a run and an
 /// import, is now only in `on_demand`, compressed with it, beside the new reader in a run's chunks)
 /// while what a run downloads fell by 15.3 KB; it stayed within this ratchet, which did not move.
+/// Raised to 496,000 B, the next kilobyte, on 2026-12-06 (night), with nothing traded, for what real
+/// streams were misread as: Azure OpenAI's content filter batches called a proxy's buffering, its
+/// `created: 0` chunks called a cache replay, a stopped-by-filter answer said nothing, a streamed tool call
+/// called `failed` (no content), and Cohere's v2 stream not read at all: 493,091 -> 495,407 B in all
+/// (+2,316 B), a run 352,091 -> 354,240 B (+2,149 B, inside its own ratchet). No saving of that size was
+/// found that night (BENCHMARKS.md, Size, "Real streams read right").
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 495_000;
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 496_000;
 
 /// A ratchet on the wasm a visitor who opens the page and runs downloads: the main module, `after`,
 /// `measure` and the shared chunks either needs, everything but what a run never needs (`on_demand`: an

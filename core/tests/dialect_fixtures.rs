@@ -14,6 +14,8 @@ const ANTHROPIC: &str = include_str!("fixtures/anthropic_messages.sse");
 const GEMINI: &str = include_str!("fixtures/gemini.sse");
 const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
+const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
+const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
 const AZURE_DEFAULT: &str = include_str!("fixtures/azure_openai_default.sse");
 const AZURE_ASYNC: &str = include_str!("fixtures/azure_openai_async.sse");
 
@@ -331,4 +333,51 @@ fn a_content_filter_stop_is_said_in_each_dialect_s_words() {
     assert!(f.detail.contains("stop_reason: refusal"), "{}", f.detail);
     // A natural end says nothing of the kind.
     assert!(!codes(&report(SSE, &messages(AZURE_DEFAULT, "\n\n"))).contains(&"content_filtered"));
+}
+
+#[test]
+fn a_tool_call_answer_is_timed_as_its_arguments_stream() {
+    let parts = messages(TOOL_CALL, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.text, "{\"location\":\"Paris, France\",\"unit\":\"celsius\"}");
+    assert_eq!((a.tool_arg_events, a.content_event_count), (12, 12));
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!(r.finish_reason, Some(StopReason::ToolCalls));
+    // The first fragment came in the second message (120 ms); the usage's 12 tokens span 11 gaps of 20 ms.
+    assert_eq!(r.ttft_ms, Some(120.0));
+    assert_eq!(r.tpot_ms, Some(20.0));
+    assert!(!codes(&r).contains(&"no_content"), "{:?}", codes(&r));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::ToolCall).expect("tool_call");
+    assert_eq!((&f.evidence["tool_arg_events"], &f.evidence["content_events"]), (&serde_json::json!(12), &serde_json::json!(12)));
+    assert!(f.detail.starts_with("12 of the 12 content events carried a tool call's arguments"), "{}", f.detail);
+    // A plain answer says nothing of it.
+    assert!(!codes(&report(SSE, &messages(AZURE_DEFAULT, "\n\n"))).contains(&"tool_call"));
+}
+
+#[test]
+fn cohere_fixture() {
+    let parts = messages(COHERE, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Cohere);
+    assert_eq!(a.text, "The sky looks blue because air scatters blue light most.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!((r.content_events, r.finish_reason.clone()), (11, Some(StopReason::Stop)));
+    // message-start (100 ms) and content-start come before the first token (140 ms); usage's 11 tokens.
+    assert_eq!(r.ttft_ms, Some(140.0));
+    assert_eq!(r.tpot_n_source, Some(TokenCountSource::Usage));
+    assert_eq!(r.usage.as_ref().and_then(|u| u.prompt_tokens), Some(205));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+    // Cut before message-end: truncated; stopped at the limit: max_tokens.
+    let cut = without(&parts, |p| p.contains("message-end"));
+    assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
+    let limit: Vec<String> = parts.iter().map(|p| p.replace("COMPLETE", "MAX_TOKENS")).collect();
+    let limit: Vec<&str> = limit.iter().map(String::as_str).collect();
+    let r = report(SSE, &limit);
+    assert_eq!(r.finish_reason, Some(StopReason::Length));
+    let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
+    assert!(f.detail.contains("finish_reason: MAX_TOKENS"), "{}", f.detail);
 }

@@ -84,7 +84,7 @@ impl LiveView {
         let answered = answer_status(self.status);
         for event in analysis.events.get(self.events_seen..).unwrap_or_default().iter().filter(|_| answered) {
             match &event.kind {
-                EventKind::Content(text) => {
+                EventKind::Content(text) | EventKind::ToolArgs(text) => {
                     self.text.push_str(text);
                     self.content_at_ms.push(event.at_ms);
                     self.text_len_after.push(self.text.len());

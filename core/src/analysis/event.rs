@@ -19,8 +19,9 @@ pub struct StreamEvent {
 }
 
 impl StreamEvent {
-    /// Whether this event carries answer text (counts for TTFT, TPOT and ITL).
+    /// Whether this event carries the answer: text, or a tool call's arguments (counts for TTFT, TPOT and
+    /// ITL).
     pub fn is_content(&self) -> bool {
-        matches!(self.kind, EventKind::Content(_))
+        matches!(self.kind, EventKind::Content(_) | EventKind::ToolArgs(_))
     }
 }

@@ -171,6 +171,9 @@ pub struct Analysis {
     /// The first `created` time (unix seconds) a chunk carried (OpenAI chunks).
     #[serde(default)]
     pub created_unix_s: Option<f64>,
+    /// Content events that were a tool call's arguments ([`EventKind::ToolArgs`]).
+    #[serde(default)]
+    pub tool_arg_events: usize,
     /// The content filter marks the stream carried (Azure OpenAI's, [`crate::dialect::content_filter`]).
     #[serde(default)]
     pub filter_marks: FilterMarks,
@@ -204,8 +207,11 @@ impl Analysis {
                 *m = truncate_chars(m, STREAM_ERROR_CHARS);
             }
         }
+        if matches!(kind, EventKind::ToolArgs(_)) {
+            self.tool_arg_events += 1;
+        }
         match &mut kind {
-            EventKind::Content(s) => {
+            EventKind::Content(s) | EventKind::ToolArgs(s) => {
                 self.content_chars += s.chars().count();
                 self.dropped_text_chars += keep_up_to_cap(&mut self.text, s);
                 self.first_content_ms.get_or_insert(at_ms);

@@ -77,6 +77,7 @@ fn text_kind(block: &Value) -> EventKind {
         Some("thinking" | "thinking_delta") => {
             field("thinking").map_or(EventKind::Empty, EventKind::Reasoning)
         }
+        Some("input_json_delta") => field("partial_json").map_or(EventKind::Empty, EventKind::ToolArgs),
         _ => EventKind::Empty,
     }
 }
@@ -168,8 +169,9 @@ mod tests {
             kinds(delta(
                 json!({"type":"input_json_delta","partial_json":"{\"a\""})
             )),
-            vec![EventKind::Empty]
+            vec![EventKind::ToolArgs("{\"a\"".into())]
         );
+        assert_eq!(kinds(delta(json!({"type":"input_json_delta","partial_json":""}))), vec![EventKind::Empty]);
         assert_eq!(
             kinds(
                 json!({"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}})

@@ -46,7 +46,8 @@ struct Shape {
     prefix: String,
     /// The chunk from the literal's closing quote to its end.
     suffix: String,
-    /// The chunk's facts; `kinds[slot]` is the text ([`EventKind::Content`] or [`EventKind::Reasoning`]).
+    /// The chunk's facts; `kinds[slot]` is the text ([`EventKind::Content`], [`EventKind::Reasoning`] or
+    /// [`EventKind::ToolArgs`]).
     facts: ChunkFacts,
     /// Where the text is in `facts.kinds`.
     slot: usize,
@@ -163,15 +164,16 @@ fn full_facts(data: &str) -> Option<ChunkFacts> {
 /// The text an event kind carries, when it is answer or reasoning text.
 fn text_of(kind: &EventKind) -> Option<&str> {
     match kind {
-        EventKind::Content(t) | EventKind::Reasoning(t) => Some(t),
+        EventKind::Content(t) | EventKind::Reasoning(t) | EventKind::ToolArgs(t) => Some(t),
         _ => None,
     }
 }
 
-/// The same text kind (`Content` or `Reasoning`) with another text.
+/// The same text kind (`Content`, `Reasoning` or `ToolArgs`) with another text.
 fn with_text(kind: &EventKind, text: String) -> EventKind {
     match kind {
         EventKind::Reasoning(_) => EventKind::Reasoning(text),
+        EventKind::ToolArgs(_) => EventKind::ToolArgs(text),
         _ => EventKind::Content(text),
     }
 }

@@ -58,11 +58,14 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         .and_then(Value::as_array)
         .and_then(|c| c.first());
     if let Some(candidate) = candidate {
-        let (mut thought, mut text) = (String::new(), String::new());
+        let (mut thought, mut text, mut calls) = (String::new(), String::new(), String::new());
         let parts = candidate
             .pointer("/content/parts")
             .and_then(Value::as_array);
         for part in parts.into_iter().flatten() {
+            if let Some(call) = part.get("functionCall") {
+                calls.push_str(&call.get("args").unwrap_or(&Value::Null).to_string());
+            }
             if let Some(t) = part.get("text").and_then(Value::as_str) {
                 if part.get("thought").and_then(Value::as_bool) == Some(true) {
                     thought.push_str(t);
@@ -76,6 +79,9 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         }
         if !text.is_empty() {
             kinds.push(EventKind::Content(text));
+        }
+        if !calls.is_empty() {
+            kinds.push(EventKind::ToolArgs(calls));
         }
         let finish = candidate
             .get("finishReason")
@@ -97,6 +103,13 @@ mod tests {
 
     fn kinds(v: Value) -> Vec<EventKind> {
         chunk_facts(&v).kinds
+    }
+
+    #[test]
+    fn a_function_call_is_tool_args() {
+        let v = json!({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}]},"finishReason":"STOP"}]});
+        let k = chunk_facts(&v).kinds;
+        assert_eq!(k[0], EventKind::ToolArgs("{\"city\":\"Paris\"}".into()));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 
 pub mod anthropic;
 pub mod chunk_memo;
+pub mod cohere;
 pub mod content_filter;
 pub mod error_body;
 pub mod gemini;
@@ -45,6 +46,8 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `streamGenerateContent?alt=sse` chunks (`candidates[].content.parts`, `usageMetadata`).
     Gemini,
+    /// Cohere v2 chat events (`content-delta`, `message-end`, ...).
+    Cohere,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -70,6 +73,7 @@ impl Dialect {
             Dialect::OpenaiResponses => "openai-responses",
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
+            Dialect::Cohere => "cohere",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -86,6 +90,11 @@ pub enum EventKind {
     Content(String),
     /// Non-empty reasoning ("thinking") text.
     Reasoning(String),
+    /// Non-empty arguments of a tool call, as they stream (OpenAI `tool_calls[].function.arguments`,
+    /// Anthropic `input_json_delta`, Responses `function_call_arguments.delta`; Gemini's and Ollama's
+    /// whole calls as compact JSON): when the model answers with a tool call, these are its answer's
+    /// tokens, so they are timed as content (and counted apart, [`crate::analysis::Analysis::tool_arg_events`]).
+    ToolArgs(String),
     /// A chunk that only announced the role (`delta: {"role": "assistant"}`), not a token.
     RoleOnly,
     /// A chunk with nothing in it (empty delta, empty data).
@@ -111,6 +120,7 @@ impl EventKind {
         match self {
             EventKind::Content(_) => "content",
             EventKind::Reasoning(_) => "reasoning",
+            EventKind::ToolArgs(_) => "tool_args",
             EventKind::RoleOnly => "role_only",
             EventKind::Empty => "empty",
             EventKind::KeepAlive => "keep_alive",
@@ -207,6 +217,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::Anthropic)
     } else if gemini::is_gemini_chunk(v) {
         Some(Dialect::Gemini)
+    } else if cohere::is_cohere_event(v, event) {
+        Some(Dialect::Cohere)
     } else {
         None
     }
@@ -230,6 +242,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::OpenaiResponses => responses::event_facts(v, event),
         Dialect::Anthropic => anthropic::event_facts(v, event),
         Dialect::Gemini => gemini::chunk_facts(v),
+        Dialect::Cohere => cohere::event_facts(v, event),
         _ => openai::chunk_facts(v),
     }
 }
@@ -262,6 +275,8 @@ mod tests {
         assert_eq!(detect_sse(&json!({"type":"response.created"}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"message_start","message":{}}), None), Some(Dialect::Anthropic));
         assert_eq!(detect_sse(&json!({"candidates":[]}), None), Some(Dialect::Gemini));
+        assert_eq!(detect_sse(&json!({"type":"message-start","id":"m"}), None), Some(Dialect::Cohere));
+        assert_eq!(detect_sse(&json!({}), Some("content-delta")), Some(Dialect::Cohere));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
     }
@@ -304,6 +319,7 @@ mod tests {
             Dialect::OpenaiResponses,
             Dialect::Anthropic,
             Dialect::Gemini,
+            Dialect::Cohere,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

@@ -41,6 +41,16 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
     if let Some(c) = text_at(&["/message/content", "/response"]) {
         kinds.push(EventKind::Content(c));
     }
+    let calls: String = v
+        .pointer("/message/tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| c.pointer("/function/arguments").unwrap_or(&Value::Null).to_string())
+        .collect();
+    if !calls.is_empty() {
+        kinds.push(EventKind::ToolArgs(calls));
+    }
     if v.get("done").and_then(Value::as_bool) == Some(true) {
         let reason = v
             .get("done_reason")
@@ -69,6 +79,12 @@ mod tests {
     #[allow(unused_imports)]
     use crate::dialect::StopReason;
     use serde_json::json;
+
+    #[test]
+    fn tool_calls_are_tool_args() {
+        let v = json!({"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":false});
+        assert_eq!(line_facts(&v).kinds, vec![EventKind::ToolArgs("{\"city\":\"Paris\"}".into())]);
+    }
 
     #[test]
     fn chat_and_generate_content() {

@@ -1,7 +1,8 @@
 //! Adapter for OpenAI chat-completions stream chunks: one `data` payload in, token-level facts out.
 //!
 //! Reads `choices[0].delta` (or `choices[0].message` for a non-streamed answer, `choices[0].text` for the
-//! legacy completions API): `content` is answer text, `reasoning_content` / `reasoning` is reasoning text
+//! legacy completions API): `content` is answer text, `tool_calls[].function.arguments` a tool call's
+//! arguments, `reasoning_content` / `reasoning` is reasoning text
 //! (only one of them is taken, some servers send both with the same text), a delta with only a `role` is
 //! role-only, anything else empty; `finish_reason`, `usage`, an `error` object, the `created` time (when
 //! above 0: Azure OpenAI's content filter chunks say `0`), the content filter's marks and the
@@ -62,6 +63,16 @@ pub fn error_message(v: &Value) -> Option<String> {
     Some(msg)
 }
 
+/// The tool-call arguments a delta streams, joined (`tool_calls[].function.arguments`, or the legacy
+/// `function_call.arguments`), when there are any.
+fn tool_args(delta: &Value) -> Option<String> {
+    let args: String = match delta.get("tool_calls").and_then(Value::as_array) {
+        Some(calls) => calls.iter().filter_map(|c| c.pointer("/function/arguments").and_then(Value::as_str)).collect(),
+        None => delta.pointer("/function_call/arguments").and_then(Value::as_str).unwrap_or_default().to_string(),
+    };
+    (!args.is_empty()).then_some(args)
+}
+
 /// Reads the facts of one chat-completions chunk (a parsed JSON object).
 pub fn chunk_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
@@ -88,6 +99,10 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
             }
             if let Some(c) = non_empty_str(d.get("content")) {
                 kinds.push(EventKind::Content(c));
+                carried = true;
+            }
+            if let Some(args) = tool_args(d) {
+                kinds.push(EventKind::ToolArgs(args));
                 carried = true;
             }
         }
@@ -183,6 +198,23 @@ mod tests {
             vec![EventKind::Empty]
         );
         assert_eq!(kinds(json!({})), vec![EventKind::Empty]);
+    }
+
+    #[test]
+    fn tool_call_arguments_are_tool_args() {
+        assert_eq!(
+            kinds(json!({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a"}},{"index":1,"function":{"arguments":"\"b"}}]}}]})),
+            vec![EventKind::ToolArgs("{\"a\"b".into())]
+        );
+        // The call's opening delta names it with empty arguments: nothing generated yet.
+        assert_eq!(
+            kinds(json!({"choices":[{"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":""}}]}}]})),
+            vec![EventKind::Empty]
+        );
+        assert_eq!(
+            kinds(json!({"choices":[{"delta":{"function_call":{"arguments":"{}"}}}]})),
+            vec![EventKind::ToolArgs("{}".into())]
+        );
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
             vec![delta(v, EventKind::Reasoning)]
         }
+        "response.function_call_arguments.delta" => vec![delta(v, EventKind::ToolArgs)],
         "response.created" => vec![EventKind::RoleOnly],
         "response.completed" => [Some(EventKind::Finish(StopReason::Stop)), usage_kind()]
             .into_iter()
@@ -117,6 +118,14 @@ mod tests {
 
     fn kinds(v: Value) -> Vec<EventKind> {
         event_facts(&v, None).kinds
+    }
+
+    #[test]
+    fn function_call_arguments_are_tool_args() {
+        let v = json!({"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"{\"city"});
+        assert_eq!(event_facts(&v, None).kinds, vec![EventKind::ToolArgs("{\"city".into())]);
+        let done = json!({"type":"response.function_call_arguments.done","arguments":"{}"});
+        assert_eq!(event_facts(&done, None).kinds, vec![EventKind::Empty]);
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::Anthropic => Some("a message_stop event"),
         Dialect::Ollama => Some("a \"done\": true line"),
         Dialect::Gemini => Some("a chunk with a finishReason"),
+        Dialect::Cohere => Some("a message-end event"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -84,7 +85,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
@@ -98,6 +99,7 @@ pub fn limit_words(dialect: Dialect) -> (&'static str, &'static str) {
             "max_output_tokens",
         ),
         Dialect::Anthropic => ("stop_reason: max_tokens", "max_tokens"),
+        Dialect::Cohere => ("finish_reason: MAX_TOKENS", "max_tokens"),
         Dialect::Ollama => ("done_reason: length", "options.num_predict"),
         Dialect::Gemini => (
             "finishReason: MAX_TOKENS",

@@ -10,7 +10,7 @@
 //! `timeout_total`, `cancelled`, `no_content`, `stream_error`), `collected`, the path findings of
 //! [`path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
 //! `slow_first_token`, `text_in_steps`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`,
-//! `content_filtered`, `malformed_json`, `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`,
+//! `content_filtered`, `tool_call`, `malformed_json`, `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`,
 //! `keepalive_comments`, `role_only_first_chunk`, `trace_capped`, `text_capped`). Findings are ordered by severity (errors first), then in that order,
 //! and each code appears at most once ([`one_per_code`], the one place that guarantees it).
 //!
@@ -119,6 +119,8 @@ string_enum! {
         /// A content filter or safety system stopped the answer (`finish_reason: "content_filter"` and
         /// each dialect's own words for it).
         ContentFiltered = "content_filtered",
+        /// Info: the answer was (or held) a tool call, whose streamed arguments were timed as its tokens.
+        ToolCall = "tool_call",
         /// Payloads that were not valid JSON.
         MalformedJson = "malformed_json",
         /// Invalid UTF-8 was replaced.

@@ -4,7 +4,7 @@
 //! - How the run ended: `network_error` (unless [`super::triage::net`] told CORS from unreachable),
 //!   `timeout_headers` / `timeout_first_byte` / `stall` / `timeout_total`, `cancelled`;
 //! - what arrived: `no_content`, `stream_error`, then (after the path findings) `truncated`,
-//!   `max_tokens`, `content_filtered`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
+//!   `max_tokens`, `content_filtered`, `tool_call`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
@@ -27,10 +27,11 @@ pub type Rule = fn(&RunFacts) -> Option<Finding>;
 pub const END_RULES: [Rule; 5] = [network_error, timeout, cancelled, no_content, stream_error];
 
 /// The rules about the stream itself, in report order (after the path findings).
-pub const STREAM_RULES: [Rule; 13] = [
+pub const STREAM_RULES: [Rule; 14] = [
     truncated,
     max_tokens,
     content_filtered,
+    tool_call,
     malformed_json,
     invalid_utf8,
     long_line,
@@ -317,8 +318,25 @@ pub fn content_filtered(run: &RunFacts) -> Option<Finding> {
             Text::msg(K::ContentFilteredDetail).with("said", stop_reason::filter_words(analysis.dialect)),
         )
         .fix(Text::msg(K::ContentFilteredFix))
-        .evidence(json_object!({"finish_reason": StopReason::ContentFilter, "content_events": run.metrics.content_events,
-            "dialect": analysis.dialect})),
+        .evidence(json_object!({"finish_reason": StopReason::ContentFilter, "content_events": run.metrics.content_events})),
+    )
+}
+
+/// `tool_call`: the answer was (or held) a tool call, whose arguments were timed as the answer's tokens.
+pub fn tool_call(run: &RunFacts) -> Option<Finding> {
+    let (analysis, metrics) = (run.analysis, run.metrics);
+    let tools = analysis.tool_arg_events;
+    if tools == 0 {
+        return None;
+    }
+    Some(
+        Finding::new(
+            FindingCode::ToolCall,
+            Severity::Info,
+            Text::msg(K::ToolCallTitle),
+            Text::msg(K::ToolCallDetail).count("tools", tools).count("events", metrics.content_events),
+        )
+        .evidence(json_object!({"tool_arg_events": tools, "content_events": metrics.content_events})),
     )
 }
 
@@ -492,7 +510,7 @@ pub fn role_only_first_chunk(run: &RunFacts) -> Option<Finding> {
     let (analysis, metrics) = (run.analysis, run.metrics);
     let first = analysis.first_chunk?;
     // The first token the reader sees: answer text, or a reasoning model's thinking before it.
-    let first_token = analysis.events.iter().find(|e| matches!(e.kind, EventKind::Content(_) | EventKind::Reasoning(_)));
+    let first_token = analysis.events.iter().find(|e| e.is_content() || matches!(e.kind, EventKind::Reasoning(_)));
     if !first.role_only || first_token.map(|e| e.read_index) == Some(first.read_index) {
         return None;
     }

@@ -105,6 +105,10 @@ pub struct ChunkWriter {
     pub stamp: bool,
     /// Azure OpenAI's content filter marks, if any.
     pub filter: Option<LabFilter>,
+    /// `tool_call=1`: the answer is a call of `get_weather`, its text streamed as the call's arguments
+    /// (`delta.tool_calls[0].function.arguments`), opened by the role chunk and ended with
+    /// `finish_reason: "tool_calls"`.
+    pub tool_call: bool,
 }
 
 impl ChunkWriter {
@@ -126,11 +130,20 @@ impl ChunkWriter {
             None => choice(delta, finish),
         };
         let (choices, usage) = match event {
+            Event::Role if self.tool_call => (
+                choice(r#"{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_lab","type":"function","function":{"name":"get_weather","arguments":""}}]}"#, "null"),
+                None,
+            ),
             Event::Role => (choice(r#"{"role":"assistant"}"#, "null"), None),
+            Event::Content(text) if self.tool_call => (
+                choice(&format!(r#"{{"tool_calls":[{{"index":0,"function":{{"arguments":{}}}}}]}}"#, string(text)), "null"),
+                None,
+            ),
             Event::Content(text) => (
                 choice(&format!(r#"{{"content":{}}}"#, string(text)), "null"),
                 None,
             ),
+            Event::Finish if self.tool_call => (choice("{}", r#""tool_calls""#), None),
             Event::Finish => (choice("{}", r#""stop""#), None),
             Event::Usage | Event::Done => ("[]".to_string(), Some(self.usage.to_json())),
         };
@@ -275,6 +288,7 @@ mod tests {
             start: Instant::now(),
             stamp: true,
             filter: None,
+            tool_call: false,
         }
     }
 
@@ -356,6 +370,11 @@ mod tests {
         assert_eq!(finish.len(), 2);
         assert!(finish[0]["choices"][0]["content_filter_offsets"].is_object() && finish[0]["choices"][0].get("delta").is_none());
         assert_eq!(finish[1]["choices"][0]["finish_reason"], "stop");
+        // A tool call: the text streams as the call's arguments.
+        let call = ChunkWriter { tool_call: true, ..writer() };
+        assert_eq!(events(&call, &Event::Role)[0]["choices"][0]["delta"]["tool_calls"][0]["function"]["name"], "get_weather");
+        assert_eq!(events(&call, &Event::Content("{\"a".into()))[0]["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"], "{\"a");
+        assert_eq!(events(&call, &Event::Finish)[0]["choices"][0]["finish_reason"], "tool_calls");
         // No filter: no marks.
         assert_eq!(events(&writer(), &Event::Role).len(), 1);
         assert!(events(&writer(), &Event::Content("a".into()))[0]["choices"][0].get("content_filter_results").is_none());

@@ -1,5 +1,5 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -87,6 +87,7 @@ impl DialectWriter {
             WireDialect::Anthropic => self.anthropic(step),
             WireDialect::OllamaChat | WireDialect::OllamaGenerate => self.ollama(step),
             WireDialect::Gemini => self.gemini(step),
+            WireDialect::Cohere => self.cohere(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -343,6 +344,59 @@ impl DialectWriter {
     }
 }
 
+impl DialectWriter {
+    /// Cohere v2: `message-start`, a text content block opened with its first token (after the thinking
+    /// ones), `message-end` with the finish reason and the tokens counted.
+    fn cohere(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        match step {
+            Step::Start => out.push(cohere_event(
+                "message-start",
+                json!({"id": format!("cohere-{}", self.id), "delta": {"message": {"role": "assistant", "content": [],
+                    "tool_plan": "", "tool_calls": [], "citations": []}}}),
+            )),
+            Step::Reasoning(text) => out.push(cohere_event(
+                "content-delta",
+                json!({"index": 0, "delta": {"message": {"content": {"thinking": text}}}}),
+            )),
+            Step::Content(text) => {
+                if self.open_block.is_none() {
+                    out.push(cohere_event(
+                        "content-start",
+                        json!({"index": 0, "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
+                    ));
+                    self.open_block = Some((0, Block::Text));
+                }
+                out.push(cohere_event(
+                    "content-delta",
+                    json!({"index": 0, "delta": {"message": {"content": {"text": text}}}}),
+                ));
+            }
+            Step::End => {
+                if self.open_block.take().is_some() {
+                    out.push(cohere_event("content-end", json!({"index": 0})));
+                }
+                if self.end.terminal {
+                    let reason = if self.end.hit_limit { "MAX_TOKENS" } else { "COMPLETE" };
+                    let e = self.end;
+                    out.push(cohere_event(
+                        "message-end",
+                        json!({"delta": {"finish_reason": reason, "usage": {
+                            "billed_units": {"input_tokens": e.prompt_tokens, "output_tokens": self.output_tokens()},
+                            "tokens": {"input_tokens": e.prompt_tokens, "output_tokens": self.output_tokens()}}}}),
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn cohere_event(kind: &str, mut fields: Value) -> (String, Value) {
+    fields["type"] = json!(kind);
+    (kind.to_string(), fields)
+}
+
 fn anthropic_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
     (kind.to_string(), fields)
@@ -527,6 +581,21 @@ mod tests {
         assert!(cut.last().unwrap()["candidates"][0]
             .get("finishReason")
             .is_none());
+    }
+
+    #[test]
+    fn cohere_events_open_a_content_block_and_end_with_message_end() {
+        let b = body(WireDialect::Cohere, false, true);
+        let types: Vec<String> = data_json(&b).iter().map(|v| v["type"].as_str().unwrap().to_string()).collect();
+        assert_eq!(types.first().map(String::as_str), Some("message-start"));
+        assert_eq!(types.iter().filter(|t| *t == "content-start").count(), 1);
+        assert_eq!(types.last().map(String::as_str), Some("message-end"));
+        assert!(b.contains("event: content-delta\n"), "{b}");
+        let end = data_json(&b).pop().unwrap();
+        assert_eq!(end["delta"]["finish_reason"], "COMPLETE");
+        assert_eq!(end["delta"]["usage"]["tokens"]["output_tokens"], 3);
+        assert!(body(WireDialect::Cohere, true, true).contains("MAX_TOKENS"));
+        assert!(!body(WireDialect::Cohere, false, false).contains("message-end"));
     }
 
     #[test]

@@ -212,6 +212,8 @@ pub struct StreamSettings {
     pub echo_text: Option<String>,
     /// `content_filter=batched|async`: mark the chunks as Azure OpenAI's content filter does.
     pub content_filter: Option<LabFilter>,
+    /// `tool_call=1`: the answer is a tool call whose arguments stream (OpenAI chat only).
+    pub tool_call: bool,
 }
 
 /// Longest `say=` text kept, in characters.
@@ -325,6 +327,10 @@ impl StreamSettings {
             Some("async") => Some(LabFilter::Async),
             Some(other) => return Err(format!("content_filter must be batched or async, not {other:?}")),
         };
+        let tool_call = flag(query, "tool_call", false)?;
+        if tool_call && dialect != WireDialect::OpenaiChat {
+            return Err("tool_call applies to openai-chat chunks only".into());
+        }
         if content_filter.is_some() && dialect != WireDialect::OpenaiChat {
             return Err("content_filter applies to openai-chat chunks only (Azure OpenAI's marks)".into());
         }
@@ -371,6 +377,7 @@ impl StreamSettings {
             echo_headers: flag(query, "echo_headers", false)?,
             echo_text: query.get("say").map(|t| t.chars().take(MAX_SAY_CHARS).collect()),
             content_filter,
+            tool_call,
         };
         settings.check_stream_only()?;
         let settings = settings.with_dialect(dialect)?;
@@ -618,7 +625,7 @@ mod tests {
             "mode=raw&content_length=1",
             "cache=maybe",
             "accel=off",
-            "dialect=cohere",
+            "dialect=bedrock",
             "dialect=anthropic&mode=collect",
             "dialect=gemini&finish=maybe",
             "reasoning=3",
@@ -682,6 +689,8 @@ mod tests {
         assert_eq!(settings("content_filter=async", "").unwrap().content_filter, Some(LabFilter::Async));
         assert!(settings("content_filter=strict", "").unwrap_err().contains("batched or async"));
         assert!(settings("content_filter=async&dialect=anthropic", "").unwrap_err().contains("openai-chat"));
+        assert!(settings("tool_call=1", "").unwrap().tool_call && !settings("", "").unwrap().tool_call);
+        assert!(settings("tool_call=1&dialect=gemini", "").unwrap_err().contains("openai-chat"));
     }
 
     #[test]

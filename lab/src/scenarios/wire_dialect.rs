@@ -15,13 +15,15 @@ pub enum WireDialect {
     OllamaGenerate,
     /// Gemini `streamGenerateContent?alt=sse` chunks.
     Gemini,
+    /// Cohere v2 chat events (`POST /v2/chat`).
+    Cohere,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -30,22 +32,24 @@ impl WireDialect {
             "ollama-chat" | "ollama" => Self::OllamaChat,
             "ollama-generate" => Self::OllamaGenerate,
             "gemini" => Self::Gemini,
+            "cohere" => Self::Cohere,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini or sse-text"
+                     ollama-generate, gemini, cohere or sse-text"
             )),
         })
     }
 
     /// The dialect a native API path speaks: `/v1/responses`, `/v1/messages`, `/api/chat`,
-    /// `/api/generate`, `/v1beta/models/{model}:streamGenerateContent`.
+    /// `/api/generate`, `/v2/chat`, `/v1beta/models/{model}:streamGenerateContent`.
     pub fn for_path(path: &str) -> Option<Self> {
         match path {
             "/v1/responses" => Some(Self::Responses),
             "/v1/messages" => Some(Self::Anthropic),
             "/api/chat" => Some(Self::OllamaChat),
             "/api/generate" => Some(Self::OllamaGenerate),
+            "/v2/chat" => Some(Self::Cohere),
             _ if path.starts_with("/v1beta/models/")
                 && path.ends_with(":streamGenerateContent") =>
             {
@@ -75,7 +79,8 @@ mod tests {
             WireDialect::parse("ollama-generate"),
             Ok(WireDialect::OllamaGenerate)
         );
-        assert!(WireDialect::parse("cohere").is_err());
+        assert!(WireDialect::parse("bedrock").is_err());
+        assert_eq!((WireDialect::parse("cohere"), WireDialect::for_path("/v2/chat")), (Ok(WireDialect::Cohere), Some(WireDialect::Cohere)));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)

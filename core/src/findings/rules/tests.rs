@@ -182,6 +182,17 @@ fn content_filtered_when_a_safety_system_stopped_the_answer() {
 }
 
 #[test]
+fn tool_call_when_a_call_s_arguments_were_the_answer() {
+    let args = |a: &str| format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"function\":{{\"arguments\":\"{a}\"}}}}]}}}}]}}\n\n");
+    let t = sse(vec![(100.0, content("Checking.")), (120.0, args("{")), (140.0, args("}")), (160.0, done())]);
+    let f = fires(tool_call, t);
+    assert_eq!((&f.code, f.severity), (&FindingCode::ToolCall, Severity::Info));
+    assert_eq!((&f.evidence["tool_arg_events"], &f.evidence["content_events"]), (&serde_json::json!(2), &serde_json::json!(3)));
+    assert!(f.detail.starts_with("2 of the 3 content events carried a tool call's arguments"), "{}", f.detail);
+    silent_on_healthy(tool_call);
+}
+
+#[test]
 fn malformed_json_counts_and_quotes_the_first() {
     let body = content("a") + "data: {oops\n\ndata: {also bad\n\n" + &done();
     let f = fires(malformed_json, sse(vec![(100.0, body)]));

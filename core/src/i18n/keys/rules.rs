@@ -58,6 +58,8 @@ key_group! {
         ContentFilteredTitle,
         ContentFilteredDetail,
         ContentFilteredFix,
+        ToolCallTitle,
+        ToolCallDetail,
         MalformedTitle,
         MalformedDetail,
         MalformedFix,

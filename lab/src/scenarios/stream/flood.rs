@@ -79,6 +79,7 @@ mod tests {
             start: tokio::time::Instant::now(),
             stamp: true,
             filter: None,
+            tool_call: false,
         };
         let start = long_line_start(&chunks);
         let line = long_line_window(&start, 1000, 0..usize::MAX);

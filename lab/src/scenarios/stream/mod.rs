@@ -162,6 +162,7 @@ fn chunk_writer(settings: &StreamSettings, request: &Request, state: &State) -> 
         start: request.received_at,
         stamp: settings.stamp,
         filter: settings.content_filter,
+        tool_call: settings.tool_call,
     }
 }
 

@@ -1,0 +1,150 @@
+//! Adapter for Cohere's v2 chat stream (`POST /v2/chat` with `stream: true`): one event in, token-level
+//! facts out.
+//!
+//! The event's `type` (or, without one, the SSE `event` name) decides: `content-delta` carries answer
+//! text in `delta.message.content.text` (or reasoning in `delta.message.content.thinking`),
+//! `tool-plan-delta` the model's plan before a tool call in `delta.message.tool_plan` (read as reasoning),
+//! `tool-call-delta` a tool call's arguments in `delta.message.tool_calls.function.arguments`;
+//! `message-start` announces the message (role-only, no token); `message-end` ends the stream with
+//! `delta.finish_reason` (`COMPLETE`, `STOP_SEQUENCE` → `stop`, `MAX_TOKENS` → `length`, `TOOL_CALL` →
+//! `tool_calls`, `ERROR`, `TIMEOUT`) and `delta.usage.tokens` (`input_tokens`, `output_tokens`; the billed
+//! units and `cached_tokens` are left aside: no cache figures for Cohere yet). The `*-start` / `*-end`
+//! bookkeeping and citation events carry no token.
+
+use serde_json::Value;
+
+use super::usage::{as_count, Usage};
+use super::{stop_reason, ChunkFacts, EventKind, StopReason};
+
+/// The event types of Cohere's v2 stream.
+const EVENT_TYPES: [&str; 11] = [
+    "message-start",
+    "content-start",
+    "content-delta",
+    "content-end",
+    "tool-plan-delta",
+    "tool-call-start",
+    "tool-call-delta",
+    "tool-call-end",
+    "citation-start",
+    "citation-end",
+    "message-end",
+];
+
+/// Whether a JSON object (with the SSE event name, if any) is a Cohere v2 stream event.
+pub fn is_cohere_event(v: &Value, event: Option<&str>) -> bool {
+    EVENT_TYPES.contains(&event_type(v, event))
+}
+
+fn event_type<'a>(v: &'a Value, event: Option<&'a str>) -> &'a str {
+    v.get("type").and_then(Value::as_str).or(event).unwrap_or("")
+}
+
+/// The non-empty string at `pointer` in `v`.
+fn text_at(v: &Value, pointer: &str) -> Option<String> {
+    v.pointer(pointer).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// The stop reason for a Cohere `finish_reason`.
+pub fn stop_reason_of(reason: &str) -> StopReason {
+    match reason {
+        "COMPLETE" | "STOP_SEQUENCE" => StopReason::Stop,
+        "MAX_TOKENS" => StopReason::Length,
+        "TOOL_CALL" => StopReason::ToolCalls,
+        other => stop_reason::from_openai(&other.to_ascii_lowercase()),
+    }
+}
+
+/// The usage of a `message-end` event's `delta.usage`: the tokens counted (`tokens`).
+fn usage(u: &Value) -> Option<Usage> {
+    let prompt = as_count(u.pointer("/tokens/input_tokens"));
+    let completion = as_count(u.pointer("/tokens/output_tokens"));
+    let usage = Usage {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
+        ..Usage::default()
+    };
+    (!usage.is_empty()).then_some(usage)
+}
+
+/// Reads the facts of one Cohere event (a parsed JSON object) whose SSE event name was `event`.
+pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
+    let mut kinds = Vec::new();
+    let mut reported = None;
+    match event_type(v, event) {
+        "message-start" => kinds.push(EventKind::RoleOnly),
+        "content-delta" => {
+            if let Some(t) = text_at(v, "/delta/message/content/thinking") {
+                kinds.push(EventKind::Reasoning(t));
+            }
+            if let Some(t) = text_at(v, "/delta/message/content/text") {
+                kinds.push(EventKind::Content(t));
+            }
+        }
+        "tool-plan-delta" => kinds.extend(text_at(v, "/delta/message/tool_plan").map(EventKind::Reasoning)),
+        "tool-call-delta" => {
+            kinds.extend(text_at(v, "/delta/message/tool_calls/function/arguments").map(EventKind::ToolArgs))
+        }
+        "message-end" => {
+            let reason = text_at(v, "/delta/finish_reason");
+            kinds.extend(reason.map(|r| EventKind::Finish(stop_reason_of(&r))));
+            let u = v.pointer("/delta/usage").and_then(usage);
+            ChunkFacts::push_usage(&mut kinds, &mut reported, u);
+            kinds.push(EventKind::Done);
+        }
+        _ => {}
+    }
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn kinds(v: Value) -> Vec<EventKind> {
+        event_facts(&v, None).kinds
+    }
+
+    #[test]
+    fn text_thinking_plans_and_tool_arguments() {
+        assert_eq!(
+            kinds(json!({"type":"content-delta","index":0,"delta":{"message":{"content":{"text":"Hi"}}}})),
+            vec![EventKind::Content("Hi".into())]
+        );
+        assert_eq!(
+            kinds(json!({"type":"content-delta","index":0,"delta":{"message":{"content":{"thinking":"hmm"}}}})),
+            vec![EventKind::Reasoning("hmm".into())]
+        );
+        assert_eq!(
+            kinds(json!({"type":"tool-plan-delta","delta":{"message":{"tool_plan":"I will look"}}})),
+            vec![EventKind::Reasoning("I will look".into())]
+        );
+        assert_eq!(
+            kinds(json!({"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"arguments":"{\"q"}}}}})),
+            vec![EventKind::ToolArgs("{\"q".into())]
+        );
+        assert_eq!(kinds(json!({"type":"message-start","id":"m","delta":{"message":{"role":"assistant"}}})), vec![EventKind::RoleOnly]);
+        for quiet in ["content-start", "content-end", "citation-start", "tool-call-end"] {
+            assert_eq!(kinds(json!({"type": quiet, "index": 0})), vec![EventKind::Empty], "{quiet}");
+        }
+        // The SSE event name stands in for a missing type.
+        assert_eq!(event_facts(&json!({"delta":{"message":{"content":{"text":"a"}}}}), Some("content-delta")).kinds, vec![EventKind::Content("a".into())]);
+    }
+
+    #[test]
+    fn message_end_stops_counts_and_ends() {
+        let end = json!({"type":"message-end","delta":{"finish_reason":"MAX_TOKENS","usage":{
+            "billed_units":{"input_tokens":5,"output_tokens":10},"tokens":{"input_tokens":71,"output_tokens":10},"cached_tokens":64}}});
+        let facts = event_facts(&end, None);
+        assert_eq!(facts.kinds, vec![EventKind::Finish(StopReason::Length), EventKind::Usage, EventKind::Done]);
+        let u = facts.usage.unwrap();
+        assert_eq!((u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cached_tokens), (Some(71), Some(10), Some(81), None));
+        assert_eq!(stop_reason_of("COMPLETE"), StopReason::Stop);
+        assert_eq!(stop_reason_of("TOOL_CALL"), StopReason::ToolCalls);
+        assert_eq!(stop_reason_of("ERROR").as_str(), "error");
+        assert!(is_cohere_event(&end, None) && is_cohere_event(&json!({}), Some("content-delta")));
+        assert!(!is_cohere_event(&json!({"type":"content_block_delta"}), None));
+    }
+}
