@@ -113,6 +113,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("ollama-generate", "ollama", "usage"),
             ("gemini", "gemini", "usage"),
             ("cohere", "cohere", "usage"),
+            ("workers-ai", "workers-ai", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

@@ -14,6 +14,7 @@ const ANTHROPIC: &str = include_str!("fixtures/anthropic_messages.sse");
 const GEMINI: &str = include_str!("fixtures/gemini.sse");
 const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
+const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
 const AZURE_DEFAULT: &str = include_str!("fixtures/azure_openai_default.sse");
@@ -380,4 +381,20 @@ fn cohere_fixture() {
     assert_eq!(r.finish_reason, Some(StopReason::Length));
     let f = r.findings.iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
     assert!(f.detail.contains("finish_reason: MAX_TOKENS"), "{}", f.detail);
+}
+
+#[test]
+fn workers_ai_fixture() {
+    let parts = messages(WORKERS_AI, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::WorkersAi);
+    assert_eq!(a.text, "Hello! How can I help you today?");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!((r.content_events, r.ttft_ms), (9, Some(100.0)));
+    assert_eq!(r.tpot_n_source, Some(TokenCountSource::Usage));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+    let cut = without(&parts, |p| p.contains("[DONE]"));
+    assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
 }

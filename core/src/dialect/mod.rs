@@ -27,6 +27,7 @@ pub mod openai;
 pub mod responses;
 pub mod stop_reason;
 pub mod usage;
+pub mod workers_ai;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -48,6 +49,8 @@ pub enum Dialect {
     Gemini,
     /// Cohere v2 chat events (`content-delta`, `message-end`, ...).
     Cohere,
+    /// Cloudflare Workers AI's own stream (`{"response": "<token>"}` events, `[DONE]`).
+    WorkersAi,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -74,6 +77,7 @@ impl Dialect {
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
             Dialect::Cohere => "cohere",
+            Dialect::WorkersAi => "workers-ai",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -219,6 +223,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::Gemini)
     } else if cohere::is_cohere_event(v, event) {
         Some(Dialect::Cohere)
+    } else if workers_ai::is_workers_ai_event(v) {
+        Some(Dialect::WorkersAi)
     } else {
         None
     }
@@ -243,6 +249,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::Anthropic => anthropic::event_facts(v, event),
         Dialect::Gemini => gemini::chunk_facts(v),
         Dialect::Cohere => cohere::event_facts(v, event),
+        Dialect::WorkersAi => workers_ai::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -277,6 +284,8 @@ mod tests {
         assert_eq!(detect_sse(&json!({"candidates":[]}), None), Some(Dialect::Gemini));
         assert_eq!(detect_sse(&json!({"type":"message-start","id":"m"}), None), Some(Dialect::Cohere));
         assert_eq!(detect_sse(&json!({}), Some("content-delta")), Some(Dialect::Cohere));
+        assert_eq!(detect_sse(&json!({"response":"Hi","p":"ab"}), None), Some(Dialect::WorkersAi));
+        assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
     }
@@ -320,6 +329,7 @@ mod tests {
             Dialect::Anthropic,
             Dialect::Gemini,
             Dialect::Cohere,
+            Dialect::WorkersAi,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

@@ -75,6 +75,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::Ollama => Some("a \"done\": true line"),
         Dialect::Gemini => Some("a chunk with a finishReason"),
         Dialect::Cohere => Some("a message-end event"),
+        Dialect::WorkersAi => Some("[DONE]"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -85,7 +86,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }

@@ -1,5 +1,5 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -88,6 +88,7 @@ impl DialectWriter {
             WireDialect::OllamaChat | WireDialect::OllamaGenerate => self.ollama(step),
             WireDialect::Gemini => self.gemini(step),
             WireDialect::Cohere => self.cohere(step),
+            WireDialect::WorkersAi => self.workers_ai(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -103,8 +104,12 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
+                WireDialect::WorkersAi => out.extend_from_slice(format!("data: {data}\n\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
+        }
+        if self.dialect == WireDialect::WorkersAi && *step == Step::End && self.end.terminal {
+            out.extend_from_slice(b"data: [DONE]\n\n");
         }
         out
     }
@@ -392,6 +397,26 @@ impl DialectWriter {
     }
 }
 
+impl DialectWriter {
+    /// Workers AI: one `{"response": token, "p": padding}` event per token (reasoning tokens are sent as
+    /// text: its own stream has no reasoning field), then an empty `response` with the `usage` and `[DONE]`.
+    fn workers_ai(&mut self, step: &Step) -> Vec<(String, Value)> {
+        match step {
+            Step::Start => vec![],
+            Step::Reasoning(text) | Step::Content(text) => {
+                vec![(String::new(), json!({"response": text, "p": "abcdefgh"}))]
+            }
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let e = self.end;
+                let usage = json!({"prompt_tokens": e.prompt_tokens, "completion_tokens": self.output_tokens(),
+                    "total_tokens": e.prompt_tokens + self.output_tokens()});
+                vec![(String::new(), json!({"response": "", "usage": usage}))]
+            }
+        }
+    }
+}
+
 fn cohere_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
     (kind.to_string(), fields)
@@ -596,6 +621,17 @@ mod tests {
         assert_eq!(end["delta"]["usage"]["tokens"]["output_tokens"], 3);
         assert!(body(WireDialect::Cohere, true, true).contains("MAX_TOKENS"));
         assert!(!body(WireDialect::Cohere, false, false).contains("message-end"));
+    }
+
+    #[test]
+    fn workers_ai_events_end_with_usage_and_done() {
+        let b = body(WireDialect::WorkersAi, false, true);
+        let events = data_json(&b.replace("data: [DONE]", ""));
+        assert_eq!(events[0]["response"], " hm");
+        assert_eq!(events[1]["response"], " a");
+        assert_eq!(events.last().unwrap()["usage"]["completion_tokens"], 3);
+        assert!(b.ends_with("data: [DONE]\n\n") && !b.contains("event:"), "{b}");
+        assert!(!body(WireDialect::WorkersAi, false, false).contains("[DONE]"));
     }
 
     #[test]

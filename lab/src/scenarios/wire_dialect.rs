@@ -17,13 +17,15 @@ pub enum WireDialect {
     Gemini,
     /// Cohere v2 chat events (`POST /v2/chat`).
     Cohere,
+    /// Cloudflare Workers AI's own stream (`{"response": …}` events, `[DONE]`).
+    WorkersAi,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -33,10 +35,11 @@ impl WireDialect {
             "ollama-generate" => Self::OllamaGenerate,
             "gemini" => Self::Gemini,
             "cohere" => Self::Cohere,
+            "workers-ai" => Self::WorkersAi,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai or sse-text"
             )),
         })
     }
@@ -81,6 +84,7 @@ mod tests {
         );
         assert!(WireDialect::parse("bedrock").is_err());
         assert_eq!((WireDialect::parse("cohere"), WireDialect::for_path("/v2/chat")), (Ok(WireDialect::Cohere), Some(WireDialect::Cohere)));
+        assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)
