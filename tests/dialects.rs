@@ -114,6 +114,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("gemini", "gemini", "usage"),
             ("cohere", "cohere", "usage"),
             ("workers-ai", "workers-ai", "usage"),
+            ("llama-cpp", "llama-cpp", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

@@ -54,12 +54,9 @@ pub fn usage(v: &Value, with_output: bool) -> Option<Usage> {
     let prompt = input.and_then(|i| checked_sum(&[Some(i), read, creation]));
     let completion = as_count(v.get("output_tokens")).filter(|_| with_output);
     let u = Usage {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
         cache_read_input_tokens: read,
         cache_creation_input_tokens: creation,
-        ..Usage::default()
+        ..Usage::of_counts(prompt, completion).unwrap_or_default()
     };
     (!u.is_empty()).then_some(u)
 }

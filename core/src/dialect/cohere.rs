@@ -16,24 +16,14 @@ use serde_json::Value;
 use super::usage::{as_count, Usage};
 use super::{stop_reason, ChunkFacts, EventKind, StopReason};
 
-/// The event types of Cohere's v2 stream.
-const EVENT_TYPES: [&str; 11] = [
-    "message-start",
-    "content-start",
-    "content-delta",
-    "content-end",
-    "tool-plan-delta",
-    "tool-call-start",
-    "tool-call-delta",
-    "tool-call-end",
-    "citation-start",
-    "citation-end",
-    "message-end",
-];
-
-/// Whether a JSON object (with the SSE event name, if any) is a Cohere v2 stream event.
+/// Whether a JSON object (with the SSE event name, if any) is a Cohere v2 stream event: a `type` such as
+/// `message-start`, `content-delta`, `tool-plan-delta`, `tool-call-end` or `citation-start` (its kinds are
+/// `message`, `content`, `tool-plan`, `tool-call` and `citation`, its phases `start`, `delta` and `end`).
 pub fn is_cohere_event(v: &Value, event: Option<&str>) -> bool {
-    EVENT_TYPES.contains(&event_type(v, event))
+    matches!(
+        event_type(v, event).rsplit_once('-'),
+        Some(("message" | "content" | "tool-plan" | "tool-call" | "citation", "start" | "delta" | "end"))
+    )
 }
 
 fn event_type<'a>(v: &'a Value, event: Option<&'a str>) -> &'a str {
@@ -57,15 +47,7 @@ pub fn stop_reason_of(reason: &str) -> StopReason {
 
 /// The usage of a `message-end` event's `delta.usage`: the tokens counted (`tokens`).
 fn usage(u: &Value) -> Option<Usage> {
-    let prompt = as_count(u.pointer("/tokens/input_tokens"));
-    let completion = as_count(u.pointer("/tokens/output_tokens"));
-    let usage = Usage {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
-        ..Usage::default()
-    };
-    (!usage.is_empty()).then_some(usage)
+    Usage::of_counts(as_count(u.pointer("/tokens/input_tokens")), as_count(u.pointer("/tokens/output_tokens")))
 }
 
 /// Reads the facts of one Cohere event (a parsed JSON object) whose SSE event name was `event`.

@@ -21,6 +21,7 @@ pub mod cohere;
 pub mod content_filter;
 pub mod error_body;
 pub mod gemini;
+pub mod llama_cpp;
 pub mod models_list;
 pub mod ollama;
 pub mod openai;
@@ -51,6 +52,8 @@ pub enum Dialect {
     Cohere,
     /// Cloudflare Workers AI's own stream (`{"response": "<token>"}` events, `[DONE]`).
     WorkersAi,
+    /// llama.cpp's own completion stream (`{"content": "<token>", "stop": false}` events).
+    LlamaCpp,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -78,6 +81,7 @@ impl Dialect {
             Dialect::Gemini => "gemini",
             Dialect::Cohere => "cohere",
             Dialect::WorkersAi => "workers-ai",
+            Dialect::LlamaCpp => "llama-cpp",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -225,6 +229,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::Cohere)
     } else if workers_ai::is_workers_ai_event(v) {
         Some(Dialect::WorkersAi)
+    } else if llama_cpp::is_llama_cpp_event(v) {
+        Some(Dialect::LlamaCpp)
     } else {
         None
     }
@@ -250,6 +256,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::Gemini => gemini::chunk_facts(v),
         Dialect::Cohere => cohere::event_facts(v, event),
         Dialect::WorkersAi => workers_ai::event_facts(v),
+        Dialect::LlamaCpp => llama_cpp::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -285,6 +292,7 @@ mod tests {
         assert_eq!(detect_sse(&json!({"type":"message-start","id":"m"}), None), Some(Dialect::Cohere));
         assert_eq!(detect_sse(&json!({}), Some("content-delta")), Some(Dialect::Cohere));
         assert_eq!(detect_sse(&json!({"response":"Hi","p":"ab"}), None), Some(Dialect::WorkersAi));
+        assert_eq!(detect_sse(&json!({"content":"Hi","stop":false}), None), Some(Dialect::LlamaCpp));
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -330,6 +338,7 @@ mod tests {
             Dialect::Gemini,
             Dialect::Cohere,
             Dialect::WorkersAi,
+            Dialect::LlamaCpp,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

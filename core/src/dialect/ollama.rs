@@ -41,15 +41,9 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
     if let Some(c) = text_at(&["/message/content", "/response"]) {
         kinds.push(EventKind::Content(c));
     }
-    let calls: String = v
-        .pointer("/message/tool_calls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|c| c.pointer("/function/arguments").unwrap_or(&Value::Null).to_string())
-        .collect();
-    if !calls.is_empty() {
-        kinds.push(EventKind::ToolArgs(calls));
+    if let Some(calls) = v.pointer("/message/tool_calls").and_then(Value::as_array).filter(|c| !c.is_empty()) {
+        let args: String = calls.iter().map(|c| c.pointer("/function/arguments").unwrap_or(&Value::Null).to_string()).collect();
+        kinds.push(EventKind::ToolArgs(args));
     }
     if v.get("done").and_then(Value::as_bool) == Some(true) {
         let reason = v
@@ -58,17 +52,8 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
             .filter(|s| !s.is_empty())
             .unwrap_or("stop");
         kinds.push(EventKind::Finish(stop_reason::from_openai(reason)));
-        let prompt = as_count(v.get("prompt_eval_count"));
-        let completion = as_count(v.get("eval_count"));
-        if prompt.is_some() || completion.is_some() {
-            let u = Usage {
-                prompt_tokens: prompt,
-                completion_tokens: completion,
-                total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
-                ..Usage::default()
-            };
-            ChunkFacts::push_usage(&mut kinds, &mut reported, Some(u));
-        }
+        let u = Usage::of_counts(as_count(v.get("prompt_eval_count")), as_count(v.get("eval_count")));
+        ChunkFacts::push_usage(&mut kinds, &mut reported, u);
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported)
 }

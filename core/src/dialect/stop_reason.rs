@@ -76,6 +76,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::Gemini => Some("a chunk with a finishReason"),
         Dialect::Cohere => Some("a message-end event"),
         Dialect::WorkersAi => Some("[DONE]"),
+        Dialect::LlamaCpp => Some("an event with \"stop\": true"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -86,7 +87,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
@@ -101,6 +102,7 @@ pub fn limit_words(dialect: Dialect) -> (&'static str, &'static str) {
         ),
         Dialect::Anthropic => ("stop_reason: max_tokens", "max_tokens"),
         Dialect::Cohere => ("finish_reason: MAX_TOKENS", "max_tokens"),
+        Dialect::LlamaCpp => ("stop_type: limit", "n_predict"),
         Dialect::Ollama => ("done_reason: length", "options.num_predict"),
         Dialect::Gemini => (
             "finishReason: MAX_TOKENS",

@@ -85,6 +85,18 @@ pub fn checked_sum(counts: &[Option<u64>]) -> Option<u64> {
 }
 
 impl Usage {
+    /// The usage of a prompt and an answer counted (their total derived, see [`checked_sum`]); `None`
+    /// when neither is a count.
+    #[inline(never)]
+    pub fn of_counts(prompt: Option<u64>, completion: Option<u64>) -> Option<Usage> {
+        (prompt.is_some() || completion.is_some()).then(|| Usage {
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            total_tokens: prompt.zip(completion).and_then(|(p, c)| p.checked_add(c)),
+            ..Usage::default()
+        })
+    }
+
     /// Reads an OpenAI-style `usage` object; `None` when it is not an object (many servers send
     /// `"usage": null` on every chunk) or carries no count at all.
     pub fn from_openai(v: &Value) -> Option<Usage> {

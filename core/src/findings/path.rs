@@ -150,7 +150,8 @@ pub fn bursts(run: &RunFacts) -> Option<Finding> {
             }))
             .evidence(json_object!({
                 "signals": signals,
-                "content_filter": filter.map(|f| f.mode),
+                // Only a batched filter reaches here (`filter`).
+                "content_filter": filter.map(|_| "batched"),
                 "burst_count": delivery.burst_count,
                 "events_per_burst_mean": delivery.events_per_burst_mean,
                 "typical_gap_ms": delivery.typical_gap_ms,

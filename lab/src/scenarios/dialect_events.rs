@@ -1,5 +1,5 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere, Workers AI and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -89,6 +89,7 @@ impl DialectWriter {
             WireDialect::Gemini => self.gemini(step),
             WireDialect::Cohere => self.cohere(step),
             WireDialect::WorkersAi => self.workers_ai(step),
+            WireDialect::LlamaCpp => self.llama_cpp(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -104,7 +105,7 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
-                WireDialect::WorkersAi => out.extend_from_slice(format!("data: {data}\n\n").as_bytes()),
+                WireDialect::WorkersAi | WireDialect::LlamaCpp => out.extend_from_slice(format!("data: {data}\n\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
         }
@@ -417,6 +418,34 @@ impl DialectWriter {
     }
 }
 
+impl DialectWriter {
+    /// llama.cpp: one `{"content": token, "stop": false}` event per token (reasoning in
+    /// `reasoning_content`), then `"stop": true` with `stop_type` and the tokens counted.
+    fn llama_cpp(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let event = |content: &str, reasoning: Option<&str>| {
+            let mut v = json!({"index": 0, "content": content, "stop": false, "id_slot": 0});
+            if let Some(r) = reasoning {
+                v["reasoning_content"] = json!(r);
+            }
+            (String::new(), v)
+        };
+        match step {
+            Step::Start => vec![],
+            Step::Reasoning(text) => vec![event("", Some(text))],
+            Step::Content(text) => vec![event(text, None)],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let (_, mut v) = event("", None);
+                v["stop"] = json!(true);
+                v["stop_type"] = json!(if self.end.hit_limit { "limit" } else { "eos" });
+                v["tokens_evaluated"] = json!(self.end.prompt_tokens);
+                v["tokens_predicted"] = json!(self.output_tokens());
+                vec![(String::new(), v)]
+            }
+        }
+    }
+}
+
 fn cohere_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
     (kind.to_string(), fields)
@@ -632,6 +661,15 @@ mod tests {
         assert_eq!(events.last().unwrap()["usage"]["completion_tokens"], 3);
         assert!(b.ends_with("data: [DONE]\n\n") && !b.contains("event:"), "{b}");
         assert!(!body(WireDialect::WorkersAi, false, false).contains("[DONE]"));
+    }
+
+    #[test]
+    fn llama_cpp_events_end_with_stop_true() {
+        let events = data_json(&body(WireDialect::LlamaCpp, true, true));
+        assert_eq!((events[0]["reasoning_content"].as_str(), events[1]["content"].as_str()), (Some(" hm"), Some(" a")));
+        let end = events.last().unwrap();
+        assert_eq!((end["stop"].as_bool(), end["stop_type"].as_str(), end["tokens_predicted"].as_u64()), (Some(true), Some("limit"), Some(3)));
+        assert!(data_json(&body(WireDialect::LlamaCpp, false, false)).iter().all(|v| v["stop"] == false));
     }
 
     #[test]

@@ -19,13 +19,15 @@ pub enum WireDialect {
     Cohere,
     /// Cloudflare Workers AI's own stream (`{"response": …}` events, `[DONE]`).
     WorkersAi,
+    /// llama.cpp's own completion stream (`POST /completion`).
+    LlamaCpp,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -36,16 +38,17 @@ impl WireDialect {
             "gemini" => Self::Gemini,
             "cohere" => Self::Cohere,
             "workers-ai" => Self::WorkersAi,
+            "llama-cpp" => Self::LlamaCpp,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp or sse-text"
             )),
         })
     }
 
     /// The dialect a native API path speaks: `/v1/responses`, `/v1/messages`, `/api/chat`,
-    /// `/api/generate`, `/v2/chat`, `/v1beta/models/{model}:streamGenerateContent`.
+    /// `/api/generate`, `/v2/chat`, `/completion`, `/v1beta/models/{model}:streamGenerateContent`.
     pub fn for_path(path: &str) -> Option<Self> {
         match path {
             "/v1/responses" => Some(Self::Responses),
@@ -53,6 +56,7 @@ impl WireDialect {
             "/api/chat" => Some(Self::OllamaChat),
             "/api/generate" => Some(Self::OllamaGenerate),
             "/v2/chat" => Some(Self::Cohere),
+            "/completion" => Some(Self::LlamaCpp),
             _ if path.starts_with("/v1beta/models/")
                 && path.ends_with(":streamGenerateContent") =>
             {
@@ -85,6 +89,7 @@ mod tests {
         assert!(WireDialect::parse("bedrock").is_err());
         assert_eq!((WireDialect::parse("cohere"), WireDialect::for_path("/v2/chat")), (Ok(WireDialect::Cohere), Some(WireDialect::Cohere)));
         assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
+        assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)
