@@ -65,12 +65,12 @@ impl RunSpec {
     /// The secrets this request carries: the values of its credential headers (and the token after
     /// `Bearer`), and the credentials in its URL. What a server echoes of them is scrubbed.
     pub fn secrets(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .headers
-            .iter()
-            .filter(|(name, _)| is_credential_header(name))
-            .flat_map(|(_, value)| credential_values(value.expose()))
-            .collect();
+        let mut out: Vec<String> = Vec::new();
+        for (name, value) in &self.headers {
+            if is_credential_header(name) {
+                out.extend(credential_values(value.expose()));
+            }
+        }
         out.extend(url_credentials(&self.url));
         out
     }

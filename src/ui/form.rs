@@ -231,20 +231,22 @@ pub fn plan_from_form(request: &RunRequest) -> CampaignPlan {
                 .enumerate()
                 .map(|(i, d)| config.hop_labels.get(i).map(|l| l.trim()).filter(|l| !l.is_empty()).map_or(d, str::to_string))
                 .collect();
-            let rounds = (0..config.repeat)
-                .flat_map(|_| specs.iter().enumerate().map(|(i, s)| vec![(RunTag { side: Side::A, group: i as u32 }, s.clone())]))
-                .collect();
+            let mut rounds = Vec::new();
+            for _ in 0..config.repeat {
+                for (i, s) in specs.iter().enumerate() {
+                    rounds.push(vec![(RunTag { side: Side::A, group: i as u32 }, s.clone())]);
+                }
+            }
             CampaignPlan { rounds, layout: Layout::Hops(HopsSetup { urls, labels }) }
         }
         CampaignKind::Sweep => {
-            let rounds = config
-                .concurrency
-                .iter()
-                .flat_map(|&level| {
-                    let (tag, spec) = (RunTag { side: Side::A, group: level }, a.1.clone());
-                    (0..config.per_level).map(move |_| (0..level).map(|_| (tag, spec.clone())).collect::<Vec<_>>())
-                })
-                .collect();
+            let mut rounds = Vec::new();
+            for &level in &config.concurrency {
+                let tag = RunTag { side: Side::A, group: level };
+                for _ in 0..config.per_level {
+                    rounds.push(vec![(tag, a.1.clone()); level as usize]);
+                }
+            }
             CampaignPlan { rounds, layout: Layout::Sweep(SweepSetup { levels: config.concurrency.clone(), per_level: config.per_level }) }
         }
         CampaignKind::Compare => {

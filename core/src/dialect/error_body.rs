@@ -68,7 +68,10 @@ const KNOWN_SERVERS: &[(&str, &str)] = &[
 impl ErrorBody {
     /// Reads the whole body of `trace` (every read) as an error answer.
     pub fn of_trace(trace: &Trace) -> ErrorBody {
-        let body: Vec<u8> = trace.reads.iter().flat_map(|r| r.bytes.iter().copied()).collect();
+        let mut body = Vec::new();
+        for r in &trace.reads {
+            body.extend_from_slice(&r.bytes);
+        }
         let mut parsed = ErrorBody::parse(&body, trace.header("content-type"));
         if parsed.shape == Some(ErrorShape::Html) && parsed.server.is_none() {
             parsed.server = trace.header("server").map(|s| server_name(s).unwrap_or_else(|| s.to_string()));

@@ -61,8 +61,9 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         let (mut thought, mut text, mut calls) = (String::new(), String::new(), String::new());
         let parts = candidate
             .pointer("/content/parts")
-            .and_then(Value::as_array);
-        for part in parts.into_iter().flatten() {
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for part in parts {
             if let Some(call) = part.get("functionCall") {
                 calls.push_str(&call.get("args").unwrap_or(&Value::Null).to_string());
             }

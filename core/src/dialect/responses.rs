@@ -65,7 +65,15 @@ fn delta(v: &Value, make: fn(String) -> EventKind) -> EventKind {
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let response = v.get("response");
     let reported = response.and_then(|r| r.get("usage")).and_then(usage);
-    let usage_kind = || reported.as_ref().map(|_| EventKind::Usage);
+    // The end of a response: what ended it, the usage when it carries one, the end marker.
+    let ending = |first: EventKind| {
+        let mut kinds = vec![first];
+        if reported.is_some() {
+            kinds.push(EventKind::Usage);
+        }
+        kinds.push(EventKind::Done);
+        kinds
+    };
     let kinds: Vec<EventKind> = match event_type(v, event) {
         "response.output_text.delta" | "response.refusal.delta" => {
             vec![delta(v, EventKind::Content)]
@@ -75,31 +83,18 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         }
         "response.function_call_arguments.delta" => vec![delta(v, EventKind::ToolArgs)],
         "response.created" => vec![EventKind::RoleOnly],
-        "response.completed" => [Some(EventKind::Finish(StopReason::Stop)), usage_kind()]
-            .into_iter()
-            .flatten()
-            .chain([EventKind::Done])
-            .collect(),
+        "response.completed" => ending(EventKind::Finish(StopReason::Stop)),
         "response.incomplete" => {
             let reason = response
                 .and_then(|r| r.pointer("/incomplete_details/reason"))
                 .and_then(Value::as_str);
-            let finish = stop_reason::from_responses_incomplete(reason);
-            [Some(EventKind::Finish(finish)), usage_kind()]
-                .into_iter()
-                .flatten()
-                .chain([EventKind::Done])
-                .collect()
+            ending(EventKind::Finish(stop_reason::from_responses_incomplete(reason)))
         }
         "response.failed" => {
             let msg = response
                 .and_then(error_message)
                 .unwrap_or_else(|| "the response failed without an error message".into());
-            [Some(EventKind::StreamError(msg)), usage_kind()]
-                .into_iter()
-                .flatten()
-                .chain([EventKind::Done])
-                .collect()
+            ending(EventKind::StreamError(msg))
         }
         "error" => vec![EventKind::StreamError(
             error_message(v).unwrap_or_else(|| "error event without a message".into()),

@@ -79,9 +79,13 @@ pub fn as_count(v: Option<&Value>) -> Option<u64> {
 /// The sum of the counts that are present, `None` when none is or when the sum passes `u64::MAX` (a
 /// sum that does not fit is no count: it is left out, never wrapped).
 pub fn checked_sum(counts: &[Option<u64>]) -> Option<u64> {
-    let mut present = counts.iter().flatten().peekable();
-    present.peek()?;
-    present.try_fold(0u64, |sum, &n| sum.checked_add(n))
+    let mut sum = None;
+    for &n in counts {
+        if let Some(n) = n {
+            sum = Some(sum.unwrap_or(0u64).checked_add(n)?);
+        }
+    }
+    sum
 }
 
 impl Usage {

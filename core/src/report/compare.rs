@@ -32,7 +32,7 @@ pub enum Side {
 /// The order of runs for `repeat` runs per side: interleaved A, B, A, B … so drift hits both sides alike.
 pub fn schedule(repeat: usize, compare: bool) -> Vec<Side> {
     let sides: &[Side] = if compare { &[Side::A, Side::B] } else { &[Side::A] };
-    (0..repeat.max(1)).flat_map(|_| sides.iter().copied()).collect()
+    sides.repeat(repeat.max(1))
 }
 
 /// Differences of the medians, B − A (positive: B is slower).

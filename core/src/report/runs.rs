@@ -194,8 +194,11 @@ impl RunsSummary {
         let reads = median_usize(measured.iter().map(|r| r.reads).collect());
 
         let mut findings: Vec<Finding> = Vec::new();
-        for f in runs.iter().flat_map(|r| &r.findings) {
-            if !findings.iter().any(|seen| seen.code == f.code) {
+        for run in &runs {
+            for f in &run.findings {
+                if findings.iter().any(|seen| seen.code == f.code) {
+                    continue;
+                }
                 let seen_in = runs.iter().filter(|r| r.has_finding(f.code.clone())).count();
                 let mut f = f.clone();
                 if let serde_json::Value::Object(map) = &mut f.evidence {

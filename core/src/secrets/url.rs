@@ -86,7 +86,9 @@ fn credential_ranges(url: &str) -> Vec<(usize, usize)> {
     if let Some((s, e)) = p.userinfo.filter(|(s, e)| e > s) {
         out.push((s, e));
     }
-    for range in [p.query, p.fragment].into_iter().flatten() {
+    // A loop, not `.flatten()`: each iterator adapter instance costs the page's wasm bytes.
+    for range in [p.query, p.fragment] {
+        let Some(range) = range else { continue };
         credential_values(url, range, &mut out);
     }
     out
