@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use super::EventKind;
+use super::{non_empty_str, EventKind};
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::stop_reason;
@@ -62,13 +62,7 @@ pub fn usage(v: &Value, with_output: bool) -> Option<Usage> {
 }
 
 fn text_kind(block: &Value) -> EventKind {
-    let field = |key: &str| {
-        block
-            .get(key)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
+    let field = |key: &str| non_empty_str(block.get(key));
     match block.get("type").and_then(Value::as_str) {
         Some("text" | "text_delta") => field("text").map_or(EventKind::Empty, EventKind::Content),
         Some("thinking" | "thinking_delta") => {

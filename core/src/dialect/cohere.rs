@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
-use super::{stop_reason, ChunkFacts, EventKind, StopReason};
+use super::{non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
 
 /// Whether a JSON object (with the SSE event name, if any) is a Cohere v2 stream event: a `type` such as
 /// `message-start`, `content-delta`, `tool-plan-delta`, `tool-call-end` or `citation-start` (its kinds are
@@ -32,7 +32,7 @@ fn event_type<'a>(v: &'a Value, event: Option<&'a str>) -> &'a str {
 
 /// The non-empty string at `pointer` in `v`.
 fn text_at(v: &Value, pointer: &str) -> Option<String> {
-    v.pointer(pointer).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+    non_empty_str(v.pointer(pointer))
 }
 
 /// The stop reason for a Cohere `finish_reason`.

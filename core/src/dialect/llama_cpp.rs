@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
-use super::{ChunkFacts, EventKind, StopReason};
+use super::{non_empty_str, ChunkFacts, EventKind, StopReason};
 
 /// Whether a JSON object is a llama.cpp completion event: a string `content` and a boolean `stop`.
 pub fn is_llama_cpp_event(v: &Value) -> bool {
@@ -28,10 +28,11 @@ fn stop_reason_of(stop_type: Option<&str>) -> StopReason {
 /// Reads the facts of one llama.cpp event (a parsed JSON object).
 pub fn event_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
-    for (key, make) in [("reasoning_content", EventKind::Reasoning as fn(String) -> EventKind), ("content", EventKind::Content)] {
-        if let Some(t) = v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            kinds.push(make(t.to_string()));
-        }
+    if let Some(t) = non_empty_str(v.get("reasoning_content")) {
+        kinds.push(EventKind::Reasoning(t));
+    }
+    if let Some(t) = non_empty_str(v.get("content")) {
+        kinds.push(EventKind::Content(t));
     }
     let mut reported = None;
     if v.get("stop").and_then(Value::as_bool) == Some(true) {

@@ -204,6 +204,12 @@ pub enum Payload {
     Other,
 }
 
+/// The text of a JSON string that is not empty (the text fields of every dialect: a token, a stop
+/// reason); `None` for anything else.
+pub(crate) fn non_empty_str(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
 /// Classifies a data payload as the end marker, a JSON object or something else.
 pub fn classify_payload(data: &str) -> Payload {
     if openai::is_done(data) {

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::{content_filter, stop_reason, ChunkFacts, EventKind};
+use super::{content_filter, non_empty_str, stop_reason, ChunkFacts, EventKind};
 use super::usage::Usage;
 
 /// The payload that ends an OpenAI stream.
@@ -28,12 +28,6 @@ pub fn is_chat_chunk(v: &Value) -> bool {
         || v.get("object")
             .and_then(Value::as_str)
             .is_some_and(|o| o.starts_with("chat.completion"))
-}
-
-fn non_empty_str(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
 }
 
 /// The server's error message from an OpenAI-style error (`{"error": {"message", "type", "code"}}`,

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::usage::Usage;
-use super::{ChunkFacts, EventKind};
+use super::{non_empty_str, ChunkFacts, EventKind};
 
 /// Whether a JSON object is a Workers AI event: a string `response` (a Responses API event's `response`
 /// is an object).
@@ -21,8 +21,8 @@ pub fn is_workers_ai_event(v: &Value) -> bool {
 pub fn event_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
-    if let Some(text) = v.get("response").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-        kinds.push(EventKind::Content(text.to_string()));
+    if let Some(text) = non_empty_str(v.get("response")) {
+        kinds.push(EventKind::Content(text));
     }
     ChunkFacts::push_usage(&mut kinds, &mut reported, v.get("usage").and_then(Usage::from_openai));
     ChunkFacts::of(kinds, v, None).with_usage(reported)

@@ -188,11 +188,11 @@ impl DialectWriter {
         match self.open_block {
             Some((index, open)) if open == kind => return index,
             Some((index, _)) => {
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "content_block_delta",
                     json!({"index": index, "delta": {"type": "signature_delta", "signature": "RXFRQkNnSVlBaElN"}}),
                 ));
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "content_block_stop",
                     json!({"index": index}),
                 ));
@@ -204,7 +204,7 @@ impl DialectWriter {
             Block::Thinking => json!({"type": "thinking", "thinking": "", "signature": ""}),
             Block::Text => json!({"type": "text", "text": ""}),
         };
-        out.push(anthropic_event(
+        out.push(typed_event(
             "content_block_start",
             json!({"index": index, "content_block": block}),
         ));
@@ -220,31 +220,31 @@ impl DialectWriter {
                 let usage = json!({"input_tokens": e.prompt_tokens - e.cache_hit_tokens.min(e.prompt_tokens),
                     "cache_creation_input_tokens": 0, "cache_read_input_tokens": e.cache_hit_tokens,
                     "output_tokens": 1});
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "message_start",
                     json!({"message": {"id": format!("msg_{}", self.id), "type": "message",
                         "role": "assistant", "model": self.model, "content": [], "stop_reason": null,
                         "stop_sequence": null, "usage": usage}}),
                 ));
-                out.push(anthropic_event("ping", json!({})));
+                out.push(typed_event("ping", json!({})));
             }
             Step::Reasoning(text) => {
                 let index = self.anthropic_block(Block::Thinking, &mut out);
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "content_block_delta",
                     json!({"index": index, "delta": {"type": "thinking_delta", "thinking": text}}),
                 ));
             }
             Step::Content(text) => {
                 let index = self.anthropic_block(Block::Text, &mut out);
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "content_block_delta",
                     json!({"index": index, "delta": {"type": "text_delta", "text": text}}),
                 ));
             }
             Step::End => {
                 if let Some((index, _)) = self.open_block.take() {
-                    out.push(anthropic_event(
+                    out.push(typed_event(
                         "content_block_stop",
                         json!({"index": index}),
                     ));
@@ -254,13 +254,13 @@ impl DialectWriter {
                 } else {
                     "end_turn"
                 };
-                out.push(anthropic_event(
+                out.push(typed_event(
                     "message_delta",
                     json!({"delta": {"stop_reason": reason, "stop_sequence": null},
                         "usage": {"output_tokens": self.output_tokens()}}),
                 ));
                 if self.end.terminal {
-                    out.push(anthropic_event("message_stop", json!({})));
+                    out.push(typed_event("message_stop", json!({})));
                 }
             }
         }
@@ -356,36 +356,36 @@ impl DialectWriter {
     fn cohere(&mut self, step: &Step) -> Vec<(String, Value)> {
         let mut out = Vec::new();
         match step {
-            Step::Start => out.push(cohere_event(
+            Step::Start => out.push(typed_event(
                 "message-start",
                 json!({"id": format!("cohere-{}", self.id), "delta": {"message": {"role": "assistant", "content": [],
                     "tool_plan": "", "tool_calls": [], "citations": []}}}),
             )),
-            Step::Reasoning(text) => out.push(cohere_event(
+            Step::Reasoning(text) => out.push(typed_event(
                 "content-delta",
                 json!({"index": 0, "delta": {"message": {"content": {"thinking": text}}}}),
             )),
             Step::Content(text) => {
                 if self.open_block.is_none() {
-                    out.push(cohere_event(
+                    out.push(typed_event(
                         "content-start",
                         json!({"index": 0, "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
                     ));
                     self.open_block = Some((0, Block::Text));
                 }
-                out.push(cohere_event(
+                out.push(typed_event(
                     "content-delta",
                     json!({"index": 0, "delta": {"message": {"content": {"text": text}}}}),
                 ));
             }
             Step::End => {
                 if self.open_block.take().is_some() {
-                    out.push(cohere_event("content-end", json!({"index": 0})));
+                    out.push(typed_event("content-end", json!({"index": 0})));
                 }
                 if self.end.terminal {
                     let reason = if self.end.hit_limit { "MAX_TOKENS" } else { "COMPLETE" };
                     let e = self.end;
-                    out.push(cohere_event(
+                    out.push(typed_event(
                         "message-end",
                         json!({"delta": {"finish_reason": reason, "usage": {
                             "billed_units": {"input_tokens": e.prompt_tokens, "output_tokens": self.output_tokens()},
@@ -396,9 +396,7 @@ impl DialectWriter {
         }
         out
     }
-}
 
-impl DialectWriter {
     /// Workers AI: one `{"response": token, "p": padding}` event per token (reasoning tokens are sent as
     /// text: its own stream has no reasoning field), then an empty `response` with the `usage` and `[DONE]`.
     fn workers_ai(&mut self, step: &Step) -> Vec<(String, Value)> {
@@ -416,9 +414,7 @@ impl DialectWriter {
             }
         }
     }
-}
 
-impl DialectWriter {
     /// llama.cpp: one `{"content": token, "stop": false}` event per token (reasoning in
     /// `reasoning_content`), then `"stop": true` with `stop_type` and the tokens counted.
     fn llama_cpp(&mut self, step: &Step) -> Vec<(String, Value)> {
@@ -446,12 +442,8 @@ impl DialectWriter {
     }
 }
 
-fn cohere_event(kind: &str, mut fields: Value) -> (String, Value) {
-    fields["type"] = json!(kind);
-    (kind.to_string(), fields)
-}
-
-fn anthropic_event(kind: &str, mut fields: Value) -> (String, Value) {
+/// A JSON event whose `type` field is also its SSE event name (Anthropic, Cohere).
+fn typed_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
     (kind.to_string(), fields)
 }
