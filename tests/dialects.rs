@@ -115,6 +115,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("cohere", "cohere", "usage"),
             ("workers-ai", "workers-ai", "usage"),
             ("llama-cpp", "llama-cpp", "usage"),
+            ("tgi", "tgi", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

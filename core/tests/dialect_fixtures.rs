@@ -15,6 +15,7 @@ const GEMINI: &str = include_str!("fixtures/gemini.sse");
 const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
+const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -418,4 +419,25 @@ fn llama_cpp_fixture() {
     let limit: Vec<&str> = limit.iter().map(String::as_str).collect();
     let f = report(SSE, &limit).findings.into_iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
     assert!(f.detail.contains("stop_type: limit") && f.fix.unwrap().contains("n_predict"));
+}
+
+#[test]
+fn tgi_fixture() {
+    let parts = messages(TGI, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Tgi);
+    // The closing `<|eot_id|>` is a special token: not in the answer, not a content event.
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!((r.content_events, r.finish_reason.clone()), (11, Some(StopReason::Stop)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(24), Some(12))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+    let cut = without(&parts, |p| p.contains("\"generated_text\":\"R"));
+    assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
+    let limit: Vec<String> = parts.iter().map(|p| p.replace("\"eos_token\"", "\"length\"")).collect();
+    let limit: Vec<&str> = limit.iter().map(String::as_str).collect();
+    let f = report(SSE, &limit).findings.into_iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
+    assert!(f.detail.contains("details.finish_reason: length") && f.fix.unwrap().contains("max_new_tokens"));
 }

@@ -27,6 +27,7 @@ pub mod ollama;
 pub mod openai;
 pub mod responses;
 pub mod stop_reason;
+pub mod tgi;
 pub mod usage;
 pub mod workers_ai;
 
@@ -54,6 +55,8 @@ pub enum Dialect {
     WorkersAi,
     /// llama.cpp's own completion stream (`{"content": "<token>", "stop": false}` events).
     LlamaCpp,
+    /// Hugging Face Text Generation Inference's own stream (`{"token": {"text": …}, "generated_text": …}`).
+    Tgi,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -82,6 +85,7 @@ impl Dialect {
             Dialect::Cohere => "cohere",
             Dialect::WorkersAi => "workers-ai",
             Dialect::LlamaCpp => "llama-cpp",
+            Dialect::Tgi => "tgi",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -237,6 +241,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::WorkersAi)
     } else if llama_cpp::is_llama_cpp_event(v) {
         Some(Dialect::LlamaCpp)
+    } else if tgi::is_tgi_event(v) {
+        Some(Dialect::Tgi)
     } else {
         None
     }
@@ -263,6 +269,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::Cohere => cohere::event_facts(v, event),
         Dialect::WorkersAi => workers_ai::event_facts(v),
         Dialect::LlamaCpp => llama_cpp::event_facts(v),
+        Dialect::Tgi => tgi::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -299,6 +306,7 @@ mod tests {
         assert_eq!(detect_sse(&json!({}), Some("content-delta")), Some(Dialect::Cohere));
         assert_eq!(detect_sse(&json!({"response":"Hi","p":"ab"}), None), Some(Dialect::WorkersAi));
         assert_eq!(detect_sse(&json!({"content":"Hi","stop":false}), None), Some(Dialect::LlamaCpp));
+        assert_eq!(detect_sse(&json!({"token":{"text":"Hi"},"generated_text":null}), None), Some(Dialect::Tgi));
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -345,6 +353,7 @@ mod tests {
             Dialect::Cohere,
             Dialect::WorkersAi,
             Dialect::LlamaCpp,
+            Dialect::Tgi,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

@@ -77,6 +77,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::Cohere => Some("a message-end event"),
         Dialect::WorkersAi => Some("[DONE]"),
         Dialect::LlamaCpp => Some("an event with \"stop\": true"),
+        Dialect::Tgi => Some("an event with the generated_text"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -87,7 +88,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
@@ -103,6 +104,7 @@ pub fn limit_words(dialect: Dialect) -> (&'static str, &'static str) {
         Dialect::Anthropic => ("stop_reason: max_tokens", "max_tokens"),
         Dialect::Cohere => ("finish_reason: MAX_TOKENS", "max_tokens"),
         Dialect::LlamaCpp => ("stop_type: limit", "n_predict"),
+        Dialect::Tgi => ("details.finish_reason: length", "parameters.max_new_tokens"),
         Dialect::Ollama => ("done_reason: length", "options.num_predict"),
         Dialect::Gemini => (
             "finishReason: MAX_TOKENS",

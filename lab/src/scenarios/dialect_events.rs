@@ -1,5 +1,5 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -57,6 +57,8 @@ pub struct DialectWriter {
     end: EndFacts,
     sequence: u64,
     open_block: Option<(usize, Block)>,
+    /// The text sent so far (TGI's last event repeats it whole).
+    sent_text: String,
 }
 
 impl DialectWriter {
@@ -76,6 +78,7 @@ impl DialectWriter {
             end,
             sequence: 0,
             open_block: None,
+            sent_text: String::new(),
         }
     }
 
@@ -90,6 +93,7 @@ impl DialectWriter {
             WireDialect::Cohere => self.cohere(step),
             WireDialect::WorkersAi => self.workers_ai(step),
             WireDialect::LlamaCpp => self.llama_cpp(step),
+            WireDialect::Tgi => self.tgi(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -106,6 +110,8 @@ impl DialectWriter {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
                 WireDialect::WorkersAi | WireDialect::LlamaCpp => out.extend_from_slice(format!("data: {data}\n\n").as_bytes()),
+                // TGI writes no space after the colon.
+                WireDialect::Tgi => out.extend_from_slice(format!("data:{data}\n\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
         }
@@ -442,6 +448,33 @@ impl DialectWriter {
     }
 }
 
+impl DialectWriter {
+    /// Text Generation Inference: one `{"index", "token": {…, "special": false}, "generated_text": null,
+    /// "details": null}` event per token (reasoning tokens are sent as text: its stream has no reasoning
+    /// field), then the special `</s>` token with the whole text in `generated_text` and the `details`
+    /// (`finish_reason` `eos_token` or `length`, `generated_tokens`, `input_length`).
+    fn tgi(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let text = match step {
+            Step::Start => return vec![],
+            Step::End if !self.end.terminal => return vec![],
+            Step::Reasoning(text) | Step::Content(text) => text.as_str(),
+            Step::End => "</s>",
+        };
+        self.sequence += 1;
+        let last = *step == Step::End;
+        let token = json!({"id": 1000 + self.sequence, "text": text, "logprob": -0.25, "special": last});
+        let mut event = json!({"index": self.sequence, "token": token, "generated_text": null, "details": null});
+        if last {
+            event["generated_text"] = json!(self.sent_text);
+            event["details"] = json!({"finish_reason": if self.end.hit_limit { "length" } else { "eos_token" },
+                "generated_tokens": self.output_tokens(), "seed": null, "input_length": self.end.prompt_tokens});
+        } else {
+            self.sent_text.push_str(text);
+        }
+        vec![(String::new(), event)]
+    }
+}
+
 /// A JSON event whose `type` field is also its SSE event name (Anthropic, Cohere).
 fn typed_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
@@ -662,6 +695,18 @@ mod tests {
         let end = events.last().unwrap();
         assert_eq!((end["stop"].as_bool(), end["stop_type"].as_str(), end["tokens_predicted"].as_u64()), (Some(true), Some("limit"), Some(3)));
         assert!(data_json(&body(WireDialect::LlamaCpp, false, false)).iter().all(|v| v["stop"] == false));
+    }
+
+    #[test]
+    fn tgi_events_end_with_the_whole_text_and_details() {
+        let b = body(WireDialect::Tgi, true, true);
+        assert!(b.starts_with("data:{"), "{b}");
+        let events: Vec<Value> = b.lines().filter_map(|l| l.strip_prefix("data:")).map(|d| serde_json::from_str(d).unwrap()).collect();
+        assert_eq!((events[0]["token"]["text"].as_str(), events[0]["generated_text"].is_null()), (Some(" hm"), true));
+        let end = events.last().unwrap();
+        assert_eq!((end["token"]["special"].as_bool(), end["generated_text"].as_str()), (Some(true), Some(" hm a b")));
+        assert_eq!((end["details"]["finish_reason"].as_str(), end["details"]["generated_tokens"].as_u64()), (Some("length"), Some(3)));
+        assert!(!body(WireDialect::Tgi, false, false).contains("generated_text\":\""));
     }
 
     #[test]

@@ -21,13 +21,15 @@ pub enum WireDialect {
     WorkersAi,
     /// llama.cpp's own completion stream (`POST /completion`).
     LlamaCpp,
+    /// Text Generation Inference's own stream (`POST /generate_stream`).
+    Tgi,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -39,16 +41,17 @@ impl WireDialect {
             "cohere" => Self::Cohere,
             "workers-ai" => Self::WorkersAi,
             "llama-cpp" => Self::LlamaCpp,
+            "tgi" => Self::Tgi,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi or sse-text"
             )),
         })
     }
 
     /// The dialect a native API path speaks: `/v1/responses`, `/v1/messages`, `/api/chat`,
-    /// `/api/generate`, `/v2/chat`, `/completion`, `/v1beta/models/{model}:streamGenerateContent`.
+    /// `/api/generate`, `/v2/chat`, `/completion`, `/generate_stream`, `/v1beta/models/{model}:streamGenerateContent`.
     pub fn for_path(path: &str) -> Option<Self> {
         match path {
             "/v1/responses" => Some(Self::Responses),
@@ -57,6 +60,7 @@ impl WireDialect {
             "/api/generate" => Some(Self::OllamaGenerate),
             "/v2/chat" => Some(Self::Cohere),
             "/completion" => Some(Self::LlamaCpp),
+            "/generate_stream" => Some(Self::Tgi),
             _ if path.starts_with("/v1beta/models/")
                 && path.ends_with(":streamGenerateContent") =>
             {
@@ -90,6 +94,7 @@ mod tests {
         assert_eq!((WireDialect::parse("cohere"), WireDialect::for_path("/v2/chat")), (Ok(WireDialect::Cohere), Some(WireDialect::Cohere)));
         assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
+        assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)
