@@ -37,7 +37,7 @@ pub struct FormState {
     model: RwSignal<String>,
     prompt: RwSignal<String>,
     max_tokens: RwSignal<String>,
-    /// Sent as `Authorization: Bearer <key>`; never put in the URL, storage or the report.
+    /// Sent in the API's key header ([`ApiPreset::headers`]); never put in the URL, storage or the report.
     api_key: RwSignal<String>,
     /// Extra request headers, one `Name: value` per line.
     extra_headers: RwSignal<String>,
@@ -189,13 +189,14 @@ pub fn plan_from_form(request: &RunRequest) -> CampaignPlan {
     let config = &request.config;
     let mut headers = parse_headers(request.extra_headers.expose());
     let key = request.api_key.expose();
-    // The preset knows how its API wants the key; an exact request sends it as a bearer token.
+    // The preset knows how its API wants the key; an exact request sends it as a bearer token (Azure
+    // OpenAI's hosts, in an `api-key` header).
     let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
-    headers.extend(api.headers(key));
+    let (_, url_a, _) = config.request();
+    headers.extend(api.headers(key, &url_a));
     let headers: Vec<(String, Secret)> = headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect();
     // A target on another origin (side B, a hop) gets no key and no credential header unless the user
     // ticked it.
-    let (_, url_a, _) = config.request();
     let share = request.share_key_b;
     let headers_for = |url: &str| -> Vec<(String, Secret)> {
         if origin(url) != origin(&url_a) && !share {

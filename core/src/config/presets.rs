@@ -83,9 +83,11 @@ impl ApiPreset {
         (self.url(base, model), body.to_string())
     }
 
-    /// The headers that carry an API key for this API (none for an empty key), plus the fixed headers
-    /// the API needs from a browser.
-    pub fn headers(self, key: &str) -> Vec<(String, String)> {
+    /// The headers that carry an API key for this API (none for an empty key) at `url`, plus the fixed
+    /// headers the API needs from a browser. On Azure OpenAI's hosts ([`is_azure_openai`]) the key goes in
+    /// an `api-key` header, the one way Azure documents for a key on its classic deployment paths (where
+    /// `Authorization: Bearer` must carry a Microsoft Entra ID token) and on its v1 paths alike.
+    pub fn headers(self, key: &str, url: &str) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         if self == ApiPreset::Anthropic {
             out.push(("anthropic-version".into(), "2023-06-01".into()));
@@ -95,11 +97,20 @@ impl ApiPreset {
             out.push(match self {
                 ApiPreset::Anthropic => ("x-api-key".into(), key.into()),
                 ApiPreset::Gemini => ("x-goog-api-key".into(), key.into()),
+                ApiPreset::OpenaiChat | ApiPreset::OpenaiResponses if is_azure_openai(url) => ("api-key".into(), key.into()),
                 _ => ("Authorization".into(), format!("Bearer {key}")),
             });
         }
         out
     }
+}
+
+/// Whether `url` is on an Azure OpenAI host: `{resource}.openai.azure.com`, `.cognitiveservices.azure.com`
+/// or Azure AI Foundry's `.services.ai.azure.com`.
+pub fn is_azure_openai(url: &str) -> bool {
+    let Some(origin) = crate::secrets::url::origin(url) else { return false };
+    let host = origin.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(origin.as_str(), |(h, _)| h);
+    [".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com"].iter().any(|s| host.ends_with(s))
 }
 
 #[cfg(test)]
@@ -130,11 +141,25 @@ mod tests {
 
     #[test]
     fn keys_travel_in_each_apis_header() {
-        assert_eq!(ApiPreset::OpenaiChat.headers("k"), vec![("Authorization".to_string(), "Bearer k".to_string())]);
-        assert!(ApiPreset::Anthropic.headers("k").contains(&("x-api-key".into(), "k".into())));
-        assert!(ApiPreset::Anthropic.headers("").iter().any(|(n, _)| n == "anthropic-version"));
-        assert_eq!(ApiPreset::Gemini.headers("k"), vec![("x-goog-api-key".to_string(), "k".to_string())]);
-        assert!(ApiPreset::Ollama.headers("").is_empty());
+        let url = "https://api.openai.com/v1/chat/completions";
+        assert_eq!(ApiPreset::OpenaiChat.headers("k", url), vec![("Authorization".to_string(), "Bearer k".to_string())]);
+        assert!(ApiPreset::Anthropic.headers("k", url).contains(&("x-api-key".into(), "k".into())));
+        assert!(ApiPreset::Anthropic.headers("", url).iter().any(|(n, _)| n == "anthropic-version"));
+        assert_eq!(ApiPreset::Gemini.headers("k", url), vec![("x-goog-api-key".to_string(), "k".to_string())]);
+        assert!(ApiPreset::Ollama.headers("", url).is_empty());
+        // Azure OpenAI: an `api-key` header, whatever the path (v1 or a deployment's).
+        for azure in [
+            "https://my-res.openai.azure.com/openai/v1/chat/completions",
+            "https://My-Res.OpenAI.Azure.com:443/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+            "https://my-res.cognitiveservices.azure.com/openai/v1/responses",
+            "https://my-hub.services.ai.azure.com/openai/v1/chat/completions",
+        ] {
+            assert!(is_azure_openai(azure), "{azure}");
+            assert_eq!(ApiPreset::OpenaiResponses.headers("k", azure), vec![("api-key".to_string(), "k".to_string())]);
+        }
+        for other in ["https://openai.azure.com.evil.example/v1", "http://127.0.0.1:8080/openai.azure.com/v1", "not a url"] {
+            assert!(!is_azure_openai(other), "{other}");
+        }
     }
 
     #[test]
