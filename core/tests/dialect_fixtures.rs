@@ -16,6 +16,7 @@ const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
 const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
+const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -440,4 +441,21 @@ fn tgi_fixture() {
     let limit: Vec<&str> = limit.iter().map(String::as_str).collect();
     let f = report(SSE, &limit).findings.into_iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
     assert!(f.detail.contains("details.finish_reason: length") && f.fix.unwrap().contains("max_new_tokens"));
+}
+
+#[test]
+fn mistral_reasoning_content_lists() {
+    // Magistral's thinking and answer arrive as lists of chunks in `delta.content`: the page found no text
+    // at all in them and said `failed` (no_content).
+    let parts = messages(MISTRAL_MAGISTRAL, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::OpenaiChat);
+    assert_eq!(a.reasoning_text, "The user asks  why the sky is blue.");
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!((r.content_events, r.finish_reason.clone()), (10, Some(StopReason::Stop)));
+    assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
 }

@@ -3,8 +3,10 @@
 //! Reads `choices[0].delta` (or `choices[0].message` for a non-streamed answer, `choices[0].text` for the
 //! legacy completions API): `content` is answer text, `tool_calls[].function.arguments` a tool call's
 //! arguments, `reasoning_content` / `reasoning` is reasoning text
-//! (only one of them is taken, some servers send both with the same text), a delta with only a `role` is
-//! role-only, anything else empty; `finish_reason`, `usage`, an `error` object, the `created` time (when
+//! (only one of them is taken, some servers send both with the same text); a `content` that is a list of
+//! chunks (Mistral's reasoning models: `{"type": "thinking", "thinking": [{"type": "text", …}]}` then
+//! `{"type": "text", "text": …}`) is read chunk by chunk; a delta with only a `role` is role-only, anything
+//! else empty; `finish_reason`, `usage`, an `error` object, the `created` time (when
 //! above 0: Azure OpenAI's content filter chunks say `0`), the content filter's marks and the
 //! lab's top-level `server_ms` are reported too. `[DONE]` is the end marker.
 
@@ -67,6 +69,27 @@ fn tool_args(delta: &Value) -> Option<String> {
     (!args.is_empty()).then_some(args)
 }
 
+/// The texts of a `content` list, in order: `text` chunks' into `answer`, the `text` parts of `thinking`
+/// chunks (or a `thinking` string) into `reasoning`; other chunks (`reference`, images) carry neither.
+fn content_list(parts: &[Value], reasoning: &mut String, answer: &mut String) {
+    let text_of = |v: &Value| v.get("text").and_then(Value::as_str).unwrap_or_default().to_owned();
+    for part in parts {
+        match part.get("type").and_then(Value::as_str) {
+            Some("text") => answer.push_str(&text_of(part)),
+            Some("thinking") => match part.get("thinking") {
+                Some(Value::Array(inner)) => {
+                    for p in inner {
+                        reasoning.push_str(&text_of(p));
+                    }
+                }
+                Some(Value::String(text)) => reasoning.push_str(text),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
 /// Reads the facts of one chat-completions chunk (a parsed JSON object).
 pub fn chunk_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
@@ -85,13 +108,20 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
             .filter(|d| d.is_object());
         let mut carried = false;
         if let Some(d) = delta {
-            let reasoning = non_empty_str(d.get("reasoning_content"))
+            let mut reasoning = non_empty_str(d.get("reasoning_content"))
                 .or_else(|| non_empty_str(d.get("reasoning")));
+            let mut content = non_empty_str(d.get("content"));
+            if let Some(parts) = d.get("content").and_then(Value::as_array) {
+                let (mut listed_reasoning, mut answer) = (String::new(), String::new());
+                content_list(parts, &mut listed_reasoning, &mut answer);
+                reasoning = reasoning.or((!listed_reasoning.is_empty()).then_some(listed_reasoning));
+                content = (!answer.is_empty()).then_some(answer);
+            }
             if let Some(r) = reasoning {
                 kinds.push(EventKind::Reasoning(r));
                 carried = true;
             }
-            if let Some(c) = non_empty_str(d.get("content")) {
+            if let Some(c) = content {
                 kinds.push(EventKind::Content(c));
                 carried = true;
             }
@@ -125,7 +155,9 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         carried_text = carried;
     }
     let mut usage = None;
-    ChunkFacts::push_usage(&mut kinds, &mut usage, v.get("usage").and_then(Usage::from_openai));
+    // Groq's older chunks carry the usage only in `x_groq.usage`.
+    let reported = v.get("usage").and_then(Usage::from_openai).or_else(|| v.pointer("/x_groq/usage").and_then(Usage::from_openai));
+    ChunkFacts::push_usage(&mut kinds, &mut usage, reported);
     // `created: 0` is no time: Azure OpenAI's content filter chunks carry it (read as a time, it made every
     // Azure stream a replay from 1970).
     let created = v.get("created").and_then(Value::as_f64).filter(|s| *s > 0.0);
@@ -150,6 +182,34 @@ mod tests {
             kinds(json!({"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]})),
             vec![EventKind::Content("Hi".into())]
         );
+    }
+
+    #[test]
+    fn groq_usage_in_x_groq() {
+        let facts = chunk_facts(&json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],
+            "x_groq":{"id":"req_1","usage":{"queue_time":0.06,"prompt_tokens":18,"completion_tokens":439,"total_tokens":457}}}));
+        assert_eq!(facts.kinds, vec![EventKind::Finish(StopReason::Stop), EventKind::Usage]);
+        assert_eq!(facts.usage.and_then(|u| u.completion_tokens), Some(439));
+        assert_eq!(chunk_facts(&json!({"choices":[],"x_groq":{"id":"req_1"}})).usage, None);
+    }
+
+    #[test]
+    fn content_lists_of_thinking_and_text_chunks() {
+        // Mistral's reasoning models (Magistral): the thinking, then the answer, as lists of chunks.
+        assert_eq!(
+            kinds(json!({"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Let me"}]}]}}]})),
+            vec![EventKind::Reasoning("Let me".into())]
+        );
+        assert_eq!(
+            kinds(json!({"choices":[{"delta":{"role":"assistant","content":[{"type":"text","text":"The sky"}]}}]})),
+            vec![EventKind::Content("The sky".into())]
+        );
+        assert_eq!(
+            kinds(json!({"choices":[{"delta":{"content":[{"type":"thinking","thinking":"so"},{"type":"text","text":" blue"},
+                {"type":"reference","reference_ids":[1]}]}}]})),
+            vec![EventKind::Reasoning("so".into()), EventKind::Content(" blue".into())]
+        );
+        assert_eq!(kinds(json!({"choices":[{"delta":{"content":[]}}]})), vec![EventKind::Empty]);
     }
 
     #[test]
