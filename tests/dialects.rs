@@ -116,6 +116,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("workers-ai", "workers-ai", "usage"),
             ("llama-cpp", "llama-cpp", "usage"),
             ("tgi", "tgi", "usage"),
+            ("ai-sdk", "ai-sdk", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

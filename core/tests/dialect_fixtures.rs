@@ -17,6 +17,7 @@ const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
 const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
+const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -458,4 +459,23 @@ fn mistral_reasoning_content_lists() {
     assert_eq!((r.content_events, r.finish_reason.clone()), (10, Some(StopReason::Stop)));
     assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
     assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+}
+
+#[test]
+fn ai_sdk_ui_message_stream_fixture() {
+    let parts = messages(AI_SDK, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::AiSdk);
+    assert_eq!(a.reasoning_text, "The user asks  why the sky is blue.");
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!((r.content_events, r.finish_reason.clone()), (10, Some(StopReason::Stop)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(24), Some(28))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+    // `finish` alone ends it (hand-written servers leave out `[DONE]`); without either it was cut.
+    assert!(!codes(&report(SSE, &without(&parts, |p| p.contains("[DONE]")))).contains(&"truncated"));
+    let cut = without(&parts, |p| p.contains("[DONE]") || p.contains("\"finish\""));
+    assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
 }

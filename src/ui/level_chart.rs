@@ -36,7 +36,13 @@ fn axis_top(max: f64) -> f64 {
 #[component]
 pub fn LevelChart(steps: Vec<String>, series: Vec<Series>, marked: Option<usize>, testid: &'static str, title: UiPanelsKey) -> impl IntoView {
     let n = steps.len().max(1);
-    let top = axis_top(series.iter().flat_map(|s| s.values_ms.iter().flatten().copied()).fold(0.0, f64::max));
+    let mut highest_ms: f64 = 0.0;
+    for s in &series {
+        for v in s.values_ms.iter().filter_map(|v| *v) {
+            highest_ms = highest_ms.max(v);
+        }
+    }
+    let top = axis_top(highest_ms);
     // Each step in the middle of its own slot, so the first and last labels are not cut at the edges.
     let x = move |i: usize| LEFT + (WIDTH - LEFT - RIGHT) * (i as f64 + 0.5) / n as f64;
     let y = move |v: f64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (v / top).clamp(0.0, 1.0);

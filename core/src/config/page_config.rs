@@ -269,7 +269,9 @@ impl PageConfig {
             return true;
         }
         match self.mode {
-            RequestMode::Exact => [urls[0], urls[2]].into_iter().flatten().any(crate::secrets::url_has_credential),
+            RequestMode::Exact => {
+                urls[0].is_some_and(crate::secrets::url_has_credential) || urls[2].is_some_and(crate::secrets::url_has_credential)
+            }
             RequestMode::Preset => crate::secrets::url_has_credential(&self.base),
         }
     }

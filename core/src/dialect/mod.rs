@@ -15,6 +15,7 @@
 //!
 //! Depends on [`crate::wire`] (UTF-8 decoding) and the bottom modules only.
 
+pub mod ai_sdk;
 pub mod anthropic;
 pub mod chunk_memo;
 pub mod cohere;
@@ -57,6 +58,8 @@ pub enum Dialect {
     LlamaCpp,
     /// Hugging Face Text Generation Inference's own stream (`{"token": {"text": …}, "generated_text": …}`).
     Tgi,
+    /// The Vercel AI SDK's UI message stream (`{"type": "text-delta", "delta": …}` events, `finish`, `[DONE]`).
+    AiSdk,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -86,6 +89,7 @@ impl Dialect {
             Dialect::WorkersAi => "workers-ai",
             Dialect::LlamaCpp => "llama-cpp",
             Dialect::Tgi => "tgi",
+            Dialect::AiSdk => "ai-sdk",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -243,6 +247,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::LlamaCpp)
     } else if tgi::is_tgi_event(v) {
         Some(Dialect::Tgi)
+    } else if ai_sdk::is_ai_sdk_event(v) {
+        Some(Dialect::AiSdk)
     } else {
         None
     }
@@ -270,6 +276,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::WorkersAi => workers_ai::event_facts(v),
         Dialect::LlamaCpp => llama_cpp::event_facts(v),
         Dialect::Tgi => tgi::event_facts(v),
+        Dialect::AiSdk => ai_sdk::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -307,6 +314,7 @@ mod tests {
         assert_eq!(detect_sse(&json!({"response":"Hi","p":"ab"}), None), Some(Dialect::WorkersAi));
         assert_eq!(detect_sse(&json!({"content":"Hi","stop":false}), None), Some(Dialect::LlamaCpp));
         assert_eq!(detect_sse(&json!({"token":{"text":"Hi"},"generated_text":null}), None), Some(Dialect::Tgi));
+        assert_eq!(detect_sse(&json!({"type":"text-delta","id":"t","delta":"Hi"}), None), Some(Dialect::AiSdk));
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -354,6 +362,7 @@ mod tests {
             Dialect::WorkersAi,
             Dialect::LlamaCpp,
             Dialect::Tgi,
+            Dialect::AiSdk,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,

@@ -78,6 +78,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::WorkersAi => Some("[DONE]"),
         Dialect::LlamaCpp => Some("an event with \"stop\": true"),
         Dialect::Tgi => Some("an event with the generated_text"),
+        Dialect::AiSdk => Some("a finish event (or [DONE])"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -88,7 +89,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
@@ -105,6 +106,7 @@ pub fn limit_words(dialect: Dialect) -> (&'static str, &'static str) {
         Dialect::Cohere => ("finish_reason: MAX_TOKENS", "max_tokens"),
         Dialect::LlamaCpp => ("stop_type: limit", "n_predict"),
         Dialect::Tgi => ("details.finish_reason: length", "parameters.max_new_tokens"),
+        Dialect::AiSdk => ("finishReason: length", "maxOutputTokens (streamText)"),
         Dialect::Ollama => ("done_reason: length", "options.num_predict"),
         Dialect::Gemini => (
             "finishReason: MAX_TOKENS",
@@ -123,6 +125,7 @@ pub fn filter_words(dialect: Dialect) -> &'static str {
         Dialect::OpenaiResponses => "incomplete_details.reason: content_filter",
         Dialect::Anthropic => "stop_reason: refusal",
         Dialect::Gemini => "finishReason: SAFETY (or RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII)",
+        Dialect::AiSdk => "finishReason: content-filter",
         _ => "finish_reason: content_filter",
     }
 }

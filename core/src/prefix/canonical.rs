@@ -356,10 +356,15 @@ pub fn cache_prefix(body: &str) -> CachePrefix {
         Err(at) => return as_text(Some(at)),
     };
     crate::sort::sort_by_key(&mut found, |m| {
-        PREFIX_ORDER
-            .iter()
-            .flat_map(|(_, names)| names.iter())
-            .position(|n| *n == m.name)
+        // The name's place in PREFIX_ORDER's lists read one after the other.
+        let mut place = 0;
+        for (_, names) in PREFIX_ORDER.iter() {
+            match names.iter().position(|n| *n == m.name) {
+                Some(i) => return Some(place + i),
+                None => place += names.len(),
+            }
+        }
+        None
     });
     let mut text = String::with_capacity(body.len().min(1 << 20));
     let mut parts = Vec::new();

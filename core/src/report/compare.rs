@@ -133,7 +133,10 @@ fn held_start_ms(side: &RunsSummary) -> Option<f64> {
 /// Median burst size (bytes) and typical gap over the side's buffered runs, when they had bursts.
 fn burst_shape(side: &RunsSummary) -> Option<(f64, f64)> {
     let buffered = side.runs.iter().filter(|r| r.verdict == Verdict::Buffered);
-    let bytes: Vec<f64> = buffered.clone().flat_map(|r| r.delivery.bursts.iter().map(|b| b.bytes as f64)).collect();
+    let mut bytes: Vec<f64> = Vec::new();
+    for r in buffered.clone() {
+        bytes.extend(r.delivery.bursts.iter().map(|b| b.bytes as f64));
+    }
     let gaps: Vec<f64> = buffered.filter_map(|r| r.delivery.typical_gap_ms).collect();
     Some((crate::stats::median(&bytes)?, crate::stats::median(&gaps)?))
 }

@@ -1,5 +1,6 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's UI message stream
+//! and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -40,7 +41,7 @@ pub struct EndFacts {
     pub terminal: bool,
 }
 
-/// Which content block an Anthropic stream has open.
+/// Which content block an Anthropic stream (or part, an AI SDK stream) has open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Block {
     Thinking,
@@ -94,6 +95,7 @@ impl DialectWriter {
             WireDialect::WorkersAi => self.workers_ai(step),
             WireDialect::LlamaCpp => self.llama_cpp(step),
             WireDialect::Tgi => self.tgi(step),
+            WireDialect::AiSdk => self.ai_sdk(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -109,13 +111,15 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
-                WireDialect::WorkersAi | WireDialect::LlamaCpp => out.extend_from_slice(format!("data: {data}\n\n").as_bytes()),
+                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk => {
+                    out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
+                }
                 // TGI writes no space after the colon.
                 WireDialect::Tgi => out.extend_from_slice(format!("data:{data}\n\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
         }
-        if self.dialect == WireDialect::WorkersAi && *step == Step::End && self.end.terminal {
+        if matches!(self.dialect, WireDialect::WorkersAi | WireDialect::AiSdk) && *step == Step::End && self.end.terminal {
             out.extend_from_slice(b"data: [DONE]\n\n");
         }
         out
@@ -475,6 +479,61 @@ impl DialectWriter {
     }
 }
 
+impl DialectWriter {
+    /// The AI SDK's UI message stream: `start` and `start-step`, a `reasoning-start` / `text-start` before
+    /// each run of `reasoning-delta` / `text-delta` events (and its `*-end` after), then `finish-step`,
+    /// `finish` (with `finishReason` and the usage in `messageMetadata.totalUsage`, as an app adds it) and
+    /// `[DONE]`.
+    fn ai_sdk(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let event = |fields: Value| (String::new(), fields);
+        let mut out = Vec::new();
+        let (kind, text) = match step {
+            Step::Start => {
+                out.push(event(json!({"type": "start", "messageId": format!("msg_{}", self.id)})));
+                out.push(event(json!({"type": "start-step"})));
+                return out;
+            }
+            Step::End if !self.end.terminal => return out,
+            Step::End => {
+                self.ai_sdk_block(None, &mut out);
+                out.push(event(json!({"type": "finish-step"})));
+                let usage = json!({"inputTokens": self.end.prompt_tokens, "outputTokens": self.output_tokens(),
+                    "totalTokens": self.end.prompt_tokens + self.output_tokens()});
+                out.push(event(json!({"type": "finish", "finishReason": if self.end.hit_limit { "length" } else { "stop" },
+                    "messageMetadata": {"totalUsage": usage}})));
+                return out;
+            }
+            Step::Reasoning(text) => (Block::Thinking, text),
+            Step::Content(text) => (Block::Text, text),
+        };
+        let id = self.ai_sdk_block(Some(kind), &mut out);
+        let name = if kind == Block::Text { "text-delta" } else { "reasoning-delta" };
+        out.push(event(json!({"type": name, "id": id, "delta": text})));
+        out
+    }
+
+    /// Ends the open part unless it is `kind`'s, and starts `kind`'s (none: only ends); the part's id.
+    fn ai_sdk_block(&mut self, kind: Option<Block>, out: &mut Vec<(String, Value)>) -> String {
+        let id_of = |index: usize, block: Block| format!("{}_{index}", if block == Block::Text { "txt" } else { "rs" });
+        match self.open_block {
+            Some((index, open)) if Some(open) == kind => return id_of(index, open),
+            Some((index, open)) => {
+                let end = if open == Block::Text { "text-end" } else { "reasoning-end" };
+                out.push((String::new(), json!({"type": end, "id": id_of(index, open)})));
+                self.open_block = None;
+            }
+            None => {}
+        }
+        let Some(kind) = kind else { return String::new() };
+        let index = self.sequence as usize;
+        self.sequence += 1;
+        let start = if kind == Block::Text { "text-start" } else { "reasoning-start" };
+        out.push((String::new(), json!({"type": start, "id": id_of(index, kind)})));
+        self.open_block = Some((index, kind));
+        id_of(index, kind)
+    }
+}
+
 /// A JSON event whose `type` field is also its SSE event name (Anthropic, Cohere).
 fn typed_event(kind: &str, mut fields: Value) -> (String, Value) {
     fields["type"] = json!(kind);
@@ -707,6 +766,21 @@ mod tests {
         assert_eq!((end["token"]["special"].as_bool(), end["generated_text"].as_str()), (Some(true), Some(" hm a b")));
         assert_eq!((end["details"]["finish_reason"].as_str(), end["details"]["generated_tokens"].as_u64()), (Some("length"), Some(3)));
         assert!(!body(WireDialect::Tgi, false, false).contains("generated_text\":\""));
+    }
+
+    #[test]
+    fn ai_sdk_parts_open_stream_and_close() {
+        let b = body(WireDialect::AiSdk, true, true);
+        assert!(b.ends_with("data: [DONE]\n\n"), "{b}");
+        let events = data_json(&b.replace("data: [DONE]", ""));
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types, ["start", "start-step", "reasoning-start", "reasoning-delta", "reasoning-end", "text-start", "text-delta",
+            "text-delta", "text-end", "finish-step", "finish"]);
+        assert_eq!((events[6]["delta"].as_str(), events[6]["id"] == events[5]["id"]), (Some(" a"), true));
+        let finish = events.last().unwrap();
+        assert_eq!((finish["finishReason"].as_str(), finish["messageMetadata"]["totalUsage"]["outputTokens"].as_u64()), (Some("length"), Some(3)));
+        let cut = body(WireDialect::AiSdk, false, false);
+        assert!(!cut.contains("finish") && !cut.contains("[DONE]"), "{cut}");
     }
 
     #[test]

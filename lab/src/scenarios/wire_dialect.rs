@@ -23,13 +23,15 @@ pub enum WireDialect {
     LlamaCpp,
     /// Text Generation Inference's own stream (`POST /generate_stream`).
     Tgi,
+    /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
+    AiSdk,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -42,10 +44,11 @@ impl WireDialect {
             "workers-ai" => Self::WorkersAi,
             "llama-cpp" => Self::LlamaCpp,
             "tgi" => Self::Tgi,
+            "ai-sdk" => Self::AiSdk,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk or sse-text"
             )),
         })
     }
@@ -95,6 +98,7 @@ mod tests {
         assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
+        assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)

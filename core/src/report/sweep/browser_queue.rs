@@ -52,7 +52,7 @@ pub fn round_queue(round: &[&Report]) -> RoundQueue {
     crate::sort::sort_f64(&mut ends);
     let Some(&first_end) = ends.first() else { return none };
     let headers: Vec<Option<f64>> = round.iter().map(|r| r.headers_ms.map(|h| start(r) + h)).collect();
-    let early = headers.iter().flatten().filter(|&&h| h < first_end).count();
+    let early = headers.iter().filter(|h| h.is_some_and(|h| h < first_end)).count();
     let mut late: Vec<(usize, f64)> =
         headers.iter().enumerate().filter_map(|(i, h)| h.filter(|&h| h >= first_end).map(|h| (i, h))).collect();
     if early != HTTP1_CONNECTIONS_PER_ORIGIN || late.is_empty() {

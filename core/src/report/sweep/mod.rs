@@ -116,7 +116,10 @@ impl SweepReport {
         let mut findings: Vec<Finding> = Vec::new();
         let queued: Vec<&LevelSummary> = sweep.iter().filter(|s| s.browser_queued > 0).collect();
         if !queued.is_empty() {
-            let waits: Vec<f64> = levels.iter().flat_map(|l| l.waits_ms.iter().copied()).filter(|w| *w > 0.0).collect();
+            let mut waits: Vec<f64> = Vec::new();
+            for l in &levels {
+                waits.extend(l.waits_ms.iter().filter(|w| **w > 0.0));
+            }
             let levels: Vec<u32> = queued.iter().map(|s| s.level).collect();
             let held = queued.iter().map(|s| s.browser_queued).sum();
             let protocol = queued.iter().find_map(|s| s.protocol.as_deref());
@@ -124,10 +127,13 @@ impl SweepReport {
         }
         // A run the browser held back looks, on its own, like a slow first token with held headers:
         // its findings would blame the server for the page's own queue, so they are left out.
-        let sent_at_once = levels.iter().flat_map(|l| l.runs.iter().zip(&l.waits_ms)).filter(|(_, w)| **w == 0.0);
-        for f in sent_at_once.flat_map(|(r, _)| &r.findings) {
-            if !findings.iter().any(|seen| seen.code == f.code) {
-                findings.push(f.clone());
+        for l in &levels {
+            for (run, _) in l.runs.iter().zip(&l.waits_ms).filter(|(_, w)| **w == 0.0) {
+                for f in &run.findings {
+                    if !findings.iter().any(|seen| seen.code == f.code) {
+                        findings.push(f.clone());
+                    }
+                }
             }
         }
         let verdict = levels.first().map_or(Verdict::Failed, |l| {
