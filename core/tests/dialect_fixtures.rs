@@ -18,6 +18,7 @@ const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
 const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
+const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -478,4 +479,25 @@ fn ai_sdk_ui_message_stream_fixture() {
     assert!(!codes(&report(SSE, &without(&parts, |p| p.contains("[DONE]")))).contains(&"truncated"));
     let cut = without(&parts, |p| p.contains("[DONE]") || p.contains("\"finish\""));
     assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
+}
+
+#[test]
+fn ai_sdk_4_data_stream_fixture() {
+    // Read as raw text before, every read was content: the `f:` start part timed as the first token,
+    // the protocol's lines shown as the answer.
+    let parts = messages(AI_SDK_4, "\n");
+    let t = trace("text/plain; charset=utf-8", &parts);
+    let a = analyze(&t);
+    assert_eq!((a.framing, a.dialect), (Some(streamscope_core::wire::framing::Framing::Ndjson), Dialect::AiSdk));
+    assert_eq!(a.reasoning_text, "The user asks  why the sky is blue.");
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    // The first token is the first `0:` part, not the `f:` start part 80 ms before it.
+    assert_eq!(r.ttft_ms, Some(100.0 + 20.0 * 4.0));
+    assert_eq!((r.content_events, r.finish_reason.clone()), (10, Some(StopReason::Stop)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(24), Some(28))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
+    let cut = without(&parts, |p| p.starts_with("d:"));
+    assert!(codes(&report("text/plain", &cut)).contains(&"truncated"));
 }

@@ -370,6 +370,16 @@ impl Analysis {
             return;
         }
         self.count_message(read_index);
+        if let Some((code, payload)) = crate::wire::framing::stream_part(line) {
+            if self.dialect == Dialect::Unknown {
+                self.dialect = Dialect::AiSdk;
+            }
+            match crate::json::parse_value(payload) {
+                Ok(v) => self.emit_facts(at_ms, read_index, dialect::ai_sdk::part_facts(code, &v)),
+                Err(_) => self.malformed(at_ms, read_index, line),
+            }
+            return;
+        }
         match classify_payload(line) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Other => self.malformed(at_ms, read_index, line),

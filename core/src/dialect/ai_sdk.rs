@@ -9,29 +9,27 @@
 //! (a tool call's input sent whole, `tool-input-available`, repeats what its deltas streamed). The stream
 //! has no token counts unless the app puts them in a `finish` event's `messageMetadata` (`usage` or
 //! `totalUsage`, with `inputTokens` and `outputTokens`, as the SDK names them).
+//!
+//! AI SDK 4's data stream protocol (`toDataStreamResponse()`, header `x-vercel-ai-data-stream: v1`) sends
+//! the same facts as lines of a part code, a colon and JSON ([`crate::wire::framing::stream_part`], read as
+//! JSON lines): `0:"text"`, `g:"reasoning"`, `c:` a tool call's argument delta (`argsTextDelta`), `9:` a
+//! whole tool call (its `args`: tool calls are not streamed by default), `3:"error"`, and `d:` the
+//! message's end with `finishReason` and `usage` (`promptTokens`, `completionTokens`) ([`part_facts`]).
 
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
 use super::{non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
 
-/// The `type`s only the UI message stream uses (`start`, `finish` and `error` are too common to tell).
-const OWN_TYPES: [&str; 10] = [
-    "text-start",
-    "text-delta",
-    "text-end",
-    "reasoning-start",
-    "reasoning-delta",
-    "reasoning-end",
-    "start-step",
-    "finish-step",
-    "tool-input-start",
-    "tool-input-delta",
-];
-
-/// Whether a JSON object is a UI message stream event: a `type` of its own ([`OWN_TYPES`]).
+/// Whether a JSON object is a UI message stream event: a `type` only that stream uses (`text-` or
+/// `reasoning-` `start` / `delta` / `end`, `start-step`, `finish-step`, `tool-input-start` / `-delta`;
+/// `start`, `finish` and `error` are too common to tell).
 pub fn is_ai_sdk_event(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str).is_some_and(|t| OWN_TYPES.contains(&t))
+    let t = v.get("type").and_then(Value::as_str).unwrap_or_default();
+    matches!(
+        t.rsplit_once('-'),
+        Some(("text" | "reasoning", "start" | "delta" | "end") | ("start" | "finish", "step") | ("tool-input", "start" | "delta"))
+    )
 }
 
 /// The stop reason for an AI SDK `finishReason` (kebab-case words).
@@ -50,6 +48,38 @@ fn metadata_usage(v: &Value) -> Option<Usage> {
     Usage::of_counts(as_count(usage.get("inputTokens")), as_count(usage.get("outputTokens")))
 }
 
+/// The end of a message: its stop reason when it says one, the usage when there is one, the end marker.
+fn finish(kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>, reason: Option<&Value>, usage: Option<Usage>) {
+    if let Some(reason) = non_empty_str(reason) {
+        kinds.push(EventKind::Finish(stop_reason_of(&reason)));
+    }
+    ChunkFacts::push_usage(kinds, reported, usage);
+    kinds.push(EventKind::Done);
+}
+
+/// Reads the facts of one data stream part: its code and its parsed JSON.
+pub fn part_facts(code: u8, v: &Value) -> ChunkFacts {
+    let mut kinds = Vec::new();
+    let mut reported = None;
+    match code {
+        b'0' => kinds.extend(non_empty_str(Some(v)).map(EventKind::Content)),
+        b'g' => kinds.extend(non_empty_str(Some(v)).map(EventKind::Reasoning)),
+        b'c' => kinds.extend(non_empty_str(v.get("argsTextDelta")).map(EventKind::ToolArgs)),
+        b'9' => kinds.push(EventKind::ToolArgs(v.get("args").unwrap_or(&Value::Null).to_string())),
+        b'3' => kinds.push(EventKind::StreamError(non_empty_str(Some(v)).unwrap_or_else(|| "error part without a message".into()))),
+        b'd' => {
+            let usage = v.get("usage");
+            let counts = Usage::of_counts(
+                as_count(usage.and_then(|u| u.get("promptTokens"))),
+                as_count(usage.and_then(|u| u.get("completionTokens"))),
+            );
+            finish(&mut kinds, &mut reported, v.get("finishReason"), counts);
+        }
+        _ => {}
+    }
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
+}
+
 /// Reads the facts of one UI message stream event (a parsed JSON object).
 pub fn event_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
@@ -61,13 +91,7 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
         "error" => kinds.push(EventKind::StreamError(
             non_empty_str(v.get("errorText")).unwrap_or_else(|| "error event without a message".into()),
         )),
-        "finish" => {
-            if let Some(reason) = non_empty_str(v.get("finishReason")) {
-                kinds.push(EventKind::Finish(stop_reason_of(&reason)));
-            }
-            ChunkFacts::push_usage(&mut kinds, &mut reported, metadata_usage(v));
-            kinds.push(EventKind::Done);
-        }
+        "finish" => finish(&mut kinds, &mut reported, v.get("finishReason"), metadata_usage(v)),
         _ => {}
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported)
@@ -83,9 +107,33 @@ mod tests {
     }
 
     #[test]
+    fn data_stream_parts() {
+        let part = |code: u8, v: Value| part_facts(code, &v).kinds;
+        assert_eq!(part(b'0', json!("Hi")), vec![EventKind::Content("Hi".into())]);
+        assert_eq!(part(b'g', json!("hm")), vec![EventKind::Reasoning("hm".into())]);
+        assert_eq!(part(b'c', json!({"toolCallId": "c", "argsTextDelta": "{\"q"})), vec![EventKind::ToolArgs("{\"q".into())]);
+        assert_eq!(
+            part(b'9', json!({"toolCallId": "c", "toolName": "weather", "args": {"city": "Paris"}})),
+            vec![EventKind::ToolArgs("{\"city\":\"Paris\"}".into())]
+        );
+        assert_eq!(part(b'3', json!("boom")), vec![EventKind::StreamError("boom".into())]);
+        for bookkeeping in [b'f', b'e', b'2', b'8', b'b'] {
+            assert_eq!(part(bookkeeping, json!({"messageId": "m", "finishReason": "stop"})), vec![EventKind::Empty]);
+        }
+        let facts = part_facts(b'd', &json!({"finishReason": "length", "usage": {"promptTokens": 9, "completionTokens": 30}}));
+        assert_eq!(facts.kinds, vec![EventKind::Finish(StopReason::Length), EventKind::Usage, EventKind::Done]);
+        assert_eq!(facts.usage.map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(9), Some(30))));
+    }
+
+    #[test]
     fn deltas_bookkeeping_and_the_finish() {
         assert!(is_ai_sdk_event(&json!({"type": "text-delta", "id": "t1", "delta": "Hi"})));
-        assert!(!is_ai_sdk_event(&json!({"type": "finish"})) && !is_ai_sdk_event(&json!({"type": "content-delta"})));
+        for own in ["text-start", "reasoning-end", "start-step", "finish-step", "tool-input-start", "tool-input-delta"] {
+            assert!(is_ai_sdk_event(&json!({"type": own})), "{own}");
+        }
+        for other in ["finish", "start", "error", "content-delta", "tool-call-delta", "message-start", "input-delta"] {
+            assert!(!is_ai_sdk_event(&json!({"type": other})), "{other}");
+        }
         assert_eq!(kinds(json!({"type": "text-delta", "id": "t1", "delta": "Hi"})), vec![EventKind::Content("Hi".into())]);
         assert_eq!(kinds(json!({"type": "reasoning-delta", "id": "r", "delta": "hm"})), vec![EventKind::Reasoning("hm".into())]);
         assert_eq!(

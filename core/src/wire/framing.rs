@@ -2,7 +2,9 @@
 //! first bytes.
 //!
 //! The body decides, the header only qualifies: a body that starts with an SSE field line is SSE, one
-//! whose first non-blank byte is `{` is JSON lines, anything else is raw text. When the Content-Type
+//! whose first non-blank byte is `{` is JSON lines, and so is one whose first line is a stream part of the
+//! AI SDK 4 data stream protocol (`0:"text"`, `f:{…}`: a part code, a colon, JSON; [`stream_part`]);
+//! anything else is raw text. When the Content-Type
 //! disagrees with the body (plain text streamed as `text/event-stream`, or SSE sent under another type)
 //! the decision is marked `mislabelled`. Detection waits while the first bytes are still ambiguous (for
 //! example `da`, which may become `data:`), so the decision never depends on how the body was split into
@@ -49,6 +51,18 @@ pub struct FramingDecision {
 const SSE_FIELDS: [&str; 4] = ["data", "event", "id", "retry"];
 /// A UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// Whether `b` is a part code of the AI SDK's data stream protocol (`0`-`9`, `a`-`z`).
+fn is_part_code(b: u8) -> bool {
+    b.is_ascii_digit() || b.is_ascii_lowercase()
+}
+
+/// A line of the AI SDK 4 data stream protocol split into its part code and its JSON (`0:"Hi"` →
+/// `(b'0', "\"Hi\"")`), or `None` when the line is not one (a JSON line starts with `{`).
+pub fn stream_part(line: &str) -> Option<(u8, &str)> {
+    let b = line.as_bytes();
+    (b.len() >= 3 && is_part_code(b[0]) && b[1] == b':' && matches!(b[2], b'"' | b'{' | b'[')).then(|| (b[0], &line[2..]))
+}
+
 /// How many bytes of an unterminated first line are enough to decide.
 const ENOUGH_BYTES: usize = 16;
 
@@ -118,6 +132,8 @@ enum Answer {
     Yes,
     No,
     Wait,
+    /// A data stream part (read as JSON lines).
+    Part,
 }
 
 impl FramingDetector {
@@ -173,7 +189,14 @@ impl FramingDetector {
         }
         if let Some(colon) = line.iter().position(|&b| b == b':') {
             let name = &line[..colon];
-            return if SSE_FIELDS.iter().any(|f| f.as_bytes() == name) { Answer::Yes } else { Answer::No };
+            if SSE_FIELDS.iter().any(|f| f.as_bytes() == name) {
+                return Answer::Yes;
+            }
+            return match (name, line.get(colon + 1)) {
+                ([code], Some(b'"' | b'{' | b'[')) if is_part_code(*code) => Answer::Part,
+                ([code], None) if is_part_code(*code) && !complete => Answer::Wait,
+                _ => Answer::No,
+            };
         }
         if complete {
             // A bare field name on its own line is valid SSE, but only trusted under the SSE media type.
@@ -181,7 +204,8 @@ impl FramingDetector {
             return if bare && self.declared_sse { Answer::Yes } else { Answer::No };
         }
         let could_be_field = SSE_FIELDS.iter().any(|f| f.as_bytes().starts_with(line));
-        if could_be_field && line.len() < ENOUGH_BYTES {
+        let could_be_part = matches!(line[..], [code] if is_part_code(code));
+        if (could_be_field || could_be_part) && line.len() < ENOUGH_BYTES {
             Answer::Wait
         } else {
             Answer::No
@@ -238,6 +262,7 @@ impl FramingDetector {
         }
         match self.first_line(complete) {
             Answer::Yes => self.decide(Framing::Sse),
+            Answer::Part => self.decide(Framing::Ndjson),
             Answer::No => self.not_sse(),
             Answer::Wait => None,
         }
@@ -295,6 +320,7 @@ impl FramingDetector {
             }
             State::FirstLine => match self.first_line(true) {
                 Answer::Yes => self.decide(Framing::Sse),
+                Answer::Part => self.decide(Framing::Ndjson),
                 _ => {
                     let f = if self.first_non_ws == Some(b'{') { Framing::Ndjson } else { Framing::Raw };
                     self.decide(f)
@@ -426,6 +452,26 @@ mod tests {
             Some((Framing::Raw, false))
         );
         assert_eq!(framing(None, b"Hello"), Some((Framing::Raw, false)));
+    }
+
+    #[test]
+    fn data_stream_parts_are_json_lines_however_split() {
+        let body = b"f:{\"messageId\":\"m\"}\n0:\"Hi\"\nd:{\"finishReason\":\"stop\"}\n";
+        for ct in [Some("text/plain; charset=utf-8"), None] {
+            assert_eq!(framing(ct, body), Some((Framing::Ndjson, false)));
+            let mut d = FramingDetector::new(ct);
+            // `f` and `f:` could still be either: no decision until the byte after the colon.
+            assert_eq!((d.push(b"f"), d.push(b":")), (None, None));
+            assert_eq!(d.push(b"{").map(|d| d.framing), Some(Framing::Ndjson));
+        }
+        assert_eq!(framing(None, b"0:\"Hi\"\n"), Some((Framing::Ndjson, false)));
+        // Text that only looks like a part code is still text.
+        for text in [&b"a: b"[..], b"A:\"x\"", b"ab:\"x\"", b"f:", b"f"] {
+            assert_eq!(framing(Some("text/plain"), text), Some((Framing::Raw, false)), "{}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(stream_part("0:\"Hi\""), Some((b'0', "\"Hi\"")));
+        assert_eq!(stream_part("{\"a\":1}"), None);
+        assert_eq!(stream_part("0:"), None);
     }
 
     #[test]

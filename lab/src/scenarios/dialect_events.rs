@@ -96,12 +96,13 @@ impl DialectWriter {
             WireDialect::LlamaCpp => self.llama_cpp(step),
             WireDialect::Tgi => self.tgi(step),
             WireDialect::AiSdk => self.ai_sdk(step),
+            WireDialect::AiSdkDataStream => self.ai_sdk_data_stream(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
         for (event, mut value) in messages {
-            if let Some(server_ms) = server_ms {
-                value["server_ms"] = json!((server_ms * 1e3).round() / 1e3);
+            if let (Some(server_ms), Some(fields)) = (server_ms, value.as_object_mut()) {
+                fields.insert("server_ms".into(), json!((server_ms * 1e3).round() / 1e3));
             }
             let data = value.to_string();
             match self.dialect {
@@ -114,6 +115,8 @@ impl DialectWriter {
                 WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk => {
                     out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
                 }
+                // The event name is the part's code.
+                WireDialect::AiSdkDataStream => out.extend_from_slice(format!("{event}:{data}\n").as_bytes()),
                 // TGI writes no space after the colon.
                 WireDialect::Tgi => out.extend_from_slice(format!("data:{data}\n\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
@@ -512,6 +515,26 @@ impl DialectWriter {
         out
     }
 
+    /// AI SDK 4's data stream: `f:` (the step's start), `g:` reasoning and `0:` text parts, then `e:` (the
+    /// step's end) and `d:` (the message's, with `finishReason` and `usage`).
+    fn ai_sdk_data_stream(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let part = |code: &str, v: Value| (code.to_string(), v);
+        match step {
+            Step::Start => vec![part("f", json!({"messageId": format!("msg-{}", self.id)}))],
+            Step::Reasoning(text) => vec![part("g", json!(text))],
+            Step::Content(text) => vec![part("0", json!(text))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let reason = if self.end.hit_limit { "length" } else { "stop" };
+                let usage = json!({"promptTokens": self.end.prompt_tokens, "completionTokens": self.output_tokens()});
+                vec![
+                    part("e", json!({"finishReason": reason, "usage": usage, "isContinued": false})),
+                    part("d", json!({"finishReason": reason, "usage": usage})),
+                ]
+            }
+        }
+    }
+
     /// Ends the open part unless it is `kind`'s, and starts `kind`'s (none: only ends); the part's id.
     fn ai_sdk_block(&mut self, kind: Option<Block>, out: &mut Vec<(String, Value)>) -> String {
         let id_of = |index: usize, block: Block| format!("{}_{index}", if block == Block::Text { "txt" } else { "rs" });
@@ -781,6 +804,17 @@ mod tests {
         assert_eq!((finish["finishReason"].as_str(), finish["messageMetadata"]["totalUsage"]["outputTokens"].as_u64()), (Some("length"), Some(3)));
         let cut = body(WireDialect::AiSdk, false, false);
         assert!(!cut.contains("finish") && !cut.contains("[DONE]"), "{cut}");
+    }
+
+    #[test]
+    fn ai_sdk_data_stream_is_coded_lines() {
+        let b = body(WireDialect::AiSdkDataStream, true, true);
+        let lines: Vec<&str> = b.lines().collect();
+        assert!(lines[0].starts_with("f:{\"messageId\""), "{b}");
+        assert_eq!(lines[1..4], ["g:\" hm\"", "0:\" a\"", "0:\" b\""]);
+        let end: Value = serde_json::from_str(lines[5].strip_prefix("d:").unwrap()).unwrap();
+        assert_eq!((end["finishReason"].as_str(), end["usage"]["completionTokens"].as_u64()), (Some("length"), Some(3)));
+        assert!(!body(WireDialect::AiSdkDataStream, false, false).contains("d:"));
     }
 
     #[test]

@@ -25,13 +25,15 @@ pub enum WireDialect {
     Tgi,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
+    /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
+    AiSdkDataStream,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -45,10 +47,11 @@ impl WireDialect {
             "llama-cpp" => Self::LlamaCpp,
             "tgi" => Self::Tgi,
             "ai-sdk" => Self::AiSdk,
+            "ai-sdk-4" => Self::AiSdkDataStream,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4 or sse-text"
             )),
         })
     }
@@ -77,6 +80,7 @@ impl WireDialect {
     pub fn content_type(self) -> &'static str {
         match self {
             Self::OllamaChat | Self::OllamaGenerate => "application/x-ndjson",
+            Self::AiSdkDataStream => "text/plain; charset=utf-8",
             _ => "text/event-stream",
         }
     }
@@ -99,6 +103,7 @@ mod tests {
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
+        assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)
