@@ -118,6 +118,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("tgi", "tgi", "usage"),
             ("ai-sdk", "ai-sdk", "usage"),
             ("ai-sdk-4", "ai-sdk", "usage"),
+            ("gemini-array", "gemini", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

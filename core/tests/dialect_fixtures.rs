@@ -12,6 +12,7 @@ use streamscope_core::{Dialect, EventKind, Report, Trace, TraceEnd, Verdict};
 const RESPONSES: &str = include_str!("fixtures/openai_responses.sse");
 const ANTHROPIC: &str = include_str!("fixtures/anthropic_messages.sse");
 const GEMINI: &str = include_str!("fixtures/gemini.sse");
+const GEMINI_ARRAY: &str = include_str!("fixtures/gemini_array.json");
 const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
@@ -500,4 +501,28 @@ fn ai_sdk_4_data_stream_fixture() {
     assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
     let cut = without(&parts, |p| p.starts_with("d:"));
     assert!(codes(&report("text/plain", &cut)).contains(&"truncated"));
+}
+
+#[test]
+fn gemini_without_alt_sse_is_a_streamed_json_array() {
+    // `streamGenerateContent` without `?alt=sse`: the same chunks, pretty-printed in a JSON array. Read as
+    // raw text before, every read was an answer token and the JSON was the answer.
+    let parts = messages(GEMINI_ARRAY, "\n,\r\n");
+    assert_eq!(parts.len(), 4);
+    let t = trace("application/json; charset=UTF-8", &parts);
+    let a = analyze(&t);
+    assert_eq!((a.framing, a.dialect), (Some(streamscope_core::wire::Framing::JsonArray), Dialect::Gemini));
+    assert_eq!(a.text, "The sky is blue because air scatters short wavelengths — Rayleigh scattering 🌈.");
+    assert!(a.reasoning_text.starts_with("**Explaining the colour**"));
+    let r = Report::from_trace(&t);
+    let sse = Report::from_trace(&trace(SSE, &messages(GEMINI, "\r\n\r\n")));
+    assert_eq!((r.content_events, r.ttft_ms, r.usage.clone()), (sse.content_events, sse.ttft_ms, sse.usage.clone()));
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
+    let not_sse = r.findings.iter().find(|f| f.code == FindingCode::NotSse).expect("not_sse");
+    assert!(not_sse.detail.contains("JSON array (") && not_sse.fix.as_deref().unwrap_or("").contains("alt=sse"));
+    // Cut before the last chunk's end: truncated, the cut element malformed, not content.
+    let cut = &GEMINI_ARRAY[..GEMINI_ARRAY.rfind("\"finishReason\"").unwrap()];
+    let r = report("application/json", &[cut]);
+    assert!(codes(&r).contains(&"truncated"), "{:?}", codes(&r));
 }

@@ -28,6 +28,7 @@ use crate::dialect::{self, classify_payload, openai, stop_reason, ChunkFacts, Pa
 use crate::text::truncate_chars;
 use crate::trace::{Trace, TraceEnd};
 use crate::wire::framing::{Framing, FramingDecision, FramingDetector};
+use crate::wire::json_array::ElementSplitter;
 use crate::wire::lines::LineSplitter;
 use crate::wire::sse::{SseParser, SseRef};
 use crate::wire::utf8::{decode_lossy, Utf8Decoder};
@@ -364,6 +365,28 @@ impl Analysis {
         }
     }
 
+    /// One element of a streamed JSON array: read as an SSE event's data is (Gemini's chunks, whichever
+    /// way they came).
+    fn json_element(&mut self, at_ms: f64, read_index: usize, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        self.count_message(read_index);
+        match classify_payload(text) {
+            Payload::Object(v) => {
+                if self.dialect == Dialect::Unknown {
+                    if let Some(d) = dialect::detect_sse(&v, None) {
+                        self.dialect = d;
+                    }
+                }
+                let facts = dialect::sse_facts(self.dialect, &v, None);
+                self.emit_facts(at_ms, read_index, facts);
+            }
+            Payload::Done | Payload::Other => self.malformed(at_ms, read_index, text),
+        }
+    }
+
     fn json_line(&mut self, at_ms: f64, read_index: usize, line: &str) {
         let line = line.trim();
         if line.is_empty() {
@@ -406,6 +429,10 @@ enum Decoder {
         lines: LineSplitter,
         replaced_utf8: usize,
         first_line_done: bool,
+    },
+    JsonArray {
+        elements: ElementSplitter,
+        replaced_utf8: usize,
     },
     Raw(Utf8Decoder),
 }
@@ -532,6 +559,13 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
                         self.out.json_line(at_ms, read_index, &line);
                     }
                 }
+                Decoder::JsonArray { elements, replaced_utf8 } => {
+                    if let Some(rest) = elements.take_rest() {
+                        let (text, replaced) = decode_lossy(&rest);
+                        *replaced_utf8 += replaced;
+                        self.out.json_element(at_ms, read_index, &text);
+                    }
+                }
                 Decoder::Raw(d) => {
                     let text = d.finish();
                     if !text.is_empty() {
@@ -555,6 +589,7 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
                 replaced_utf8: 0,
                 first_line_done: false,
             },
+            Framing::JsonArray => Decoder::JsonArray { elements: ElementSplitter::new(), replaced_utf8: 0 },
             Framing::Raw => {
                 self.out.dialect = Dialect::Raw;
                 Decoder::Raw(Utf8Decoder::new())
@@ -590,6 +625,14 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
                     self.out.json_line(at_ms, read_index, &line);
                 }
             }
+            Decoder::JsonArray { elements, replaced_utf8 } => {
+                let out = &mut self.out;
+                elements.feed(bytes, |element| {
+                    let (text, replaced) = decode_lossy(element.bytes);
+                    *replaced_utf8 += replaced;
+                    out.json_element(at_ms, read_index, &text);
+                });
+            }
             Decoder::Raw(d) => {
                 let text = d.push(bytes);
                 if !text.is_empty() {
@@ -610,6 +653,7 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
                 replaced_utf8,
                 ..
             } => (*replaced_utf8, lines.longest_line_bytes()),
+            Decoder::JsonArray { elements, replaced_utf8 } => (*replaced_utf8, elements.longest_element_bytes()),
             Decoder::Raw(d) => (d.replaced_sequences(), 0),
         };
         self.out.replaced_utf8_sequences = replaced;
@@ -631,6 +675,7 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
             Decoder::Undecided | Decoder::Raw(_) => 0,
             Decoder::Sse(p) => p.buffered_bytes(),
             Decoder::Ndjson { lines, .. } => lines.pending_len_bytes(),
+            Decoder::JsonArray { elements, .. } => elements.pending_len_bytes(),
         }
     }
 

@@ -69,6 +69,7 @@ pub fn framing_words(f: Framing) -> Text {
     Text::msg(match f {
         Framing::Sse => K::FramingSse,
         Framing::Ndjson => K::FramingNdjson,
+        Framing::JsonArray => K::FramingJsonArray,
         Framing::Raw => K::FramingRaw,
     })
 }
@@ -435,12 +436,18 @@ pub fn not_sse(run: &RunFacts) -> Option<Finding> {
         )
         .fix(Text::msg(K::NotSseMislabelledFix))
     } else {
-        Finding::new(
+        let f = Finding::new(
             FindingCode::NotSse,
             Severity::Info,
             Text::msg(K::NotSseTitle),
             Text::msg(K::NotSseDetail).with("framing", framing_words(framing)).with("ct", ct_words),
-        )
+        );
+        // Gemini streams the same chunks as SSE when asked (`alt=sse`).
+        if framing == Framing::JsonArray && analysis.dialect == Dialect::Gemini {
+            f.fix(Text::msg(K::NotSseGeminiFix))
+        } else {
+            f
+        }
     };
     Some(f.evidence(json_object!({"framing": framing, "content_type": run.content_type(),
         "mislabelled": analysis.mislabelled})))

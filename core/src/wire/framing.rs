@@ -4,7 +4,7 @@
 //! The body decides, the header only qualifies: a body that starts with an SSE field line is SSE, one
 //! whose first non-blank byte is `{` is JSON lines, and so is one whose first line is a stream part of the
 //! AI SDK 4 data stream protocol (`0:"text"`, `f:{…}`: a part code, a colon, JSON; [`stream_part`]);
-//! anything else is raw text. When the Content-Type
+//! one that starts with `[` then `{` is a streamed JSON array; anything else is raw text. When the Content-Type
 //! disagrees with the body (plain text streamed as `text/event-stream`, or SSE sent under another type)
 //! the decision is marked `mislabelled`. Detection waits while the first bytes are still ambiguous (for
 //! example `da`, which may become `data:`), so the decision never depends on how the body was split into
@@ -22,16 +22,20 @@ pub enum Framing {
     Sse,
     /// One JSON value per line (Ollama, `application/x-ndjson`, `application/jsonl`).
     Ndjson,
+    /// A JSON array streamed element by element (Gemini's `streamGenerateContent` without `alt=sse`).
+    #[serde(rename = "json-array")]
+    JsonArray,
     /// Anything else: the bytes are text as they arrive.
     Raw,
 }
 
 impl Framing {
-    /// The lower-case name used in reports (`sse`, `ndjson`, `raw`).
+    /// The lower-case name used in reports (`sse`, `ndjson`, `json-array`, `raw`).
     pub fn as_str(self) -> &'static str {
         match self {
             Framing::Sse => "sse",
             Framing::Ndjson => "ndjson",
+            Framing::JsonArray => "json-array",
             Framing::Raw => "raw",
         }
     }
@@ -100,6 +104,9 @@ enum State {
     /// The first line is not SSE and everything so far is whitespace: waiting for the first
     /// non-whitespace byte (`{` → JSON lines, anything else → raw text).
     Whitespace,
+    /// The body starts with `[`: waiting for the next non-whitespace byte (`{` → a JSON array of
+    /// objects, anything else → raw text).
+    Bracket,
 }
 
 /// Decides the framing from the Content-Type and the body's first bytes, incrementally: each byte is
@@ -212,11 +219,15 @@ impl FramingDetector {
         }
     }
 
-    /// The first line is not SSE: JSON lines if the first non-whitespace byte is `{`, raw text if it is
-    /// anything else, else keep looking.
+    /// The first line is not SSE: JSON lines if the first non-whitespace byte is `{`, maybe a JSON array
+    /// if it is `[`, raw text if it is anything else, else keep looking.
     fn not_sse(&mut self) -> Option<FramingDecision> {
         match self.first_non_ws {
             Some(b'{') => self.decide(Framing::Ndjson),
+            Some(b'[') => {
+                self.state = State::Bracket;
+                None
+            }
             Some(_) => self.decide(Framing::Raw),
             None => {
                 self.state = State::Whitespace;
@@ -240,8 +251,18 @@ impl FramingDetector {
             State::Whitespace => {
                 if b.is_ascii_whitespace() {
                     self.blank()
+                } else if b == b'[' {
+                    self.state = State::Bracket;
+                    None
                 } else {
                     self.decide(if b == b'{' { Framing::Ndjson } else { Framing::Raw })
+                }
+            }
+            State::Bracket => {
+                if b.is_ascii_whitespace() {
+                    self.blank()
+                } else {
+                    self.decide(if b == b'{' { Framing::JsonArray } else { Framing::Raw })
                 }
             }
         }
@@ -326,7 +347,7 @@ impl FramingDetector {
                     self.decide(f)
                 }
             },
-            State::Whitespace => self.decide(Framing::Raw),
+            State::Whitespace | State::Bracket => self.decide(Framing::Raw),
         }
     }
 
@@ -472,6 +493,19 @@ mod tests {
         assert_eq!(stream_part("0:\"Hi\""), Some((b'0', "\"Hi\"")));
         assert_eq!(stream_part("{\"a\":1}"), None);
         assert_eq!(stream_part("0:"), None);
+    }
+
+    #[test]
+    fn an_array_of_objects_is_a_json_array_and_other_brackets_text() {
+        let body = b"[{\n  \"candidates\": []\n}\n,\r\n{}\n]";
+        assert_eq!(framing(Some("application/json; charset=UTF-8"), body), Some((Framing::JsonArray, false)));
+        assert_eq!(framing(None, b" \r\n[ \n {}]"), Some((Framing::JsonArray, false)));
+        let mut d = FramingDetector::new(None);
+        assert_eq!((d.push(b"["), d.push(b"\r\n  ")), (None, None));
+        assert_eq!(d.push(b"{").map(|d| d.framing), Some(Framing::JsonArray));
+        for text in [&b"[Thinking] yes"[..], b"[1, 2]", b"["] {
+            assert_eq!(framing(Some("text/plain"), text), Some((Framing::Raw, false)), "{}", String::from_utf8_lossy(text));
+        }
     }
 
     #[test]

@@ -60,6 +60,8 @@ pub struct DialectWriter {
     open_block: Option<(usize, Block)>,
     /// The text sent so far (TGI's last event repeats it whole).
     sent_text: String,
+    /// Elements of a JSON array written so far (Gemini without `alt=sse`).
+    array_elements: usize,
 }
 
 impl DialectWriter {
@@ -80,6 +82,7 @@ impl DialectWriter {
             sequence: 0,
             open_block: None,
             sent_text: String::new(),
+            array_elements: 0,
         }
     }
 
@@ -90,7 +93,7 @@ impl DialectWriter {
             WireDialect::Responses => self.responses(step),
             WireDialect::Anthropic => self.anthropic(step),
             WireDialect::OllamaChat | WireDialect::OllamaGenerate => self.ollama(step),
-            WireDialect::Gemini => self.gemini(step),
+            WireDialect::Gemini | WireDialect::GeminiArray => self.gemini(step),
             WireDialect::Cohere => self.cohere(step),
             WireDialect::WorkersAi => self.workers_ai(step),
             WireDialect::LlamaCpp => self.llama_cpp(step),
@@ -115,6 +118,13 @@ impl DialectWriter {
                 WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk => {
                     out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
                 }
+                // Pretty-printed elements of one array, as Google writes them: `[{…}\n,\r\n{…}\n]`.
+                WireDialect::GeminiArray => {
+                    let element = serde_json::to_string_pretty(&value).unwrap_or_default();
+                    let before = if self.array_elements == 0 { "[" } else { "\n,\r\n" };
+                    self.array_elements += 1;
+                    out.extend_from_slice(format!("{before}{element}").as_bytes());
+                }
                 // The event name is the part's code.
                 WireDialect::AiSdkDataStream => out.extend_from_slice(format!("{event}:{data}\n").as_bytes()),
                 // TGI writes no space after the colon.
@@ -124,6 +134,9 @@ impl DialectWriter {
         }
         if matches!(self.dialect, WireDialect::WorkersAi | WireDialect::AiSdk) && *step == Step::End && self.end.terminal {
             out.extend_from_slice(b"data: [DONE]\n\n");
+        }
+        if self.dialect == WireDialect::GeminiArray && *step == Step::End && self.end.terminal {
+            out.extend_from_slice(if self.array_elements == 0 { b"[]" } else { b"\n]" });
         }
         out
     }
@@ -815,6 +828,17 @@ mod tests {
         let end: Value = serde_json::from_str(lines[5].strip_prefix("d:").unwrap()).unwrap();
         assert_eq!((end["finishReason"].as_str(), end["usage"]["completionTokens"].as_u64()), (Some("length"), Some(3)));
         assert!(!body(WireDialect::AiSdkDataStream, false, false).contains("d:"));
+    }
+
+    #[test]
+    fn gemini_array_is_one_json_array_of_the_sse_chunks() {
+        let b = body(WireDialect::GeminiArray, true, true);
+        assert!(b.starts_with("[{\n  \"candidates\"") && b.ends_with("\n]") && b.contains("}\n,\r\n{"), "{b}");
+        let chunks: Vec<Value> = serde_json::from_str(&b).unwrap();
+        let sse = data_json(&body(WireDialect::Gemini, true, true));
+        assert_eq!(chunks, sse);
+        // Cut: no closing bracket.
+        assert!(!body(WireDialect::GeminiArray, false, false).ends_with(']'));
     }
 
     #[test]

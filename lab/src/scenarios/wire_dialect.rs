@@ -23,6 +23,8 @@ pub enum WireDialect {
     LlamaCpp,
     /// Text Generation Inference's own stream (`POST /generate_stream`).
     Tgi,
+    /// Gemini's chunks as one streamed JSON array (`streamGenerateContent` without `alt=sse`).
+    GeminiArray,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
@@ -33,7 +35,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -48,10 +50,11 @@ impl WireDialect {
             "tgi" => Self::Tgi,
             "ai-sdk" => Self::AiSdk,
             "ai-sdk-4" => Self::AiSdkDataStream,
+            "gemini-array" => Self::GeminiArray,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4 or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array or sse-text"
             )),
         })
     }
@@ -81,6 +84,7 @@ impl WireDialect {
         match self {
             Self::OllamaChat | Self::OllamaGenerate => "application/x-ndjson",
             Self::AiSdkDataStream => "text/plain; charset=utf-8",
+            Self::GeminiArray => "application/json; charset=UTF-8",
             _ => "text/event-stream",
         }
     }
@@ -104,6 +108,7 @@ mod tests {
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
         assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
+        assert_eq!(WireDialect::parse("gemini-array").map(WireDialect::content_type), Ok("application/json; charset=UTF-8"));
         assert_eq!(
             WireDialect::for_path("/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
             Some(WireDialect::Gemini)

@@ -45,6 +45,10 @@ pub(crate) async fn chat_completions(
     // A native path (`/v1/messages`, `/api/chat`, ...) speaks its dialect unless the query names one.
     let settings = StreamSettings::from_request(&request.query, &request.body).and_then(|s| {
         match WireDialect::for_path(&request.path) {
+            // Gemini streams one JSON array unless asked for SSE, as Google's API does.
+            Some(WireDialect::Gemini) if request.query.get("dialect").is_none() && request.query.get("alt") != Some("sse") => {
+                s.with_dialect(WireDialect::GeminiArray)
+            }
             Some(native) if request.query.get("dialect").is_none() => s.with_dialect(native),
             _ => Ok(s),
         }
