@@ -119,6 +119,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("ai-sdk", "ai-sdk", "usage"),
             ("ai-sdk-4", "ai-sdk", "usage"),
             ("gemini-array", "gemini", "usage"),
+            ("dify", "dify", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

@@ -75,7 +75,7 @@ use crate::measure::Metrics;
 use crate::trace::{Trace, TraceEnd};
 
 /// The verdict of one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Content arrived as it was produced.
@@ -105,6 +105,13 @@ impl Verdict {
             Verdict::Collected => "collected",
             Verdict::Failed => "failed",
         }
+    }
+}
+
+/// Written as its name ([`Verdict::as_str`], the serde name it is read back by).
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -522,6 +529,10 @@ mod tests {
             "\"collected\""
         );
         assert_eq!(Verdict::Buffered.as_str(), "buffered");
+        for v in Verdict::ALL {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+            assert_eq!(serde_json::from_value::<Verdict>(serde_json::to_value(v).unwrap()).unwrap(), v);
+        }
         assert_eq!(
             serde_json::to_value(BufferedSignal::HoldTimes).unwrap(),
             BufferedSignal::HoldTimes.as_str()

@@ -20,6 +20,7 @@ const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
+const DIFY: &str = include_str!("fixtures/dify_chat_messages.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -525,4 +526,26 @@ fn gemini_without_alt_sse_is_a_streamed_json_array() {
     let cut = &GEMINI_ARRAY[..GEMINI_ARRAY.rfind("\"finishReason\"").unwrap()];
     let r = report("application/json", &[cut]);
     assert!(codes(&r).contains(&"truncated"), "{:?}", codes(&r));
+}
+
+#[test]
+fn dify_fixture() {
+    let parts = messages(DIFY, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Dify);
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    // The `ping` before the answer is not its first token; `created_at` is not a chunk's time.
+    assert_eq!((r.content_events, r.ttft_ms), (10, Some(120.0)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(24), Some(10))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "cached_replay"].contains(c)), "{:?}", codes(&r));
+    assert!(codes(&report(SSE, &without(&parts, |p| p.contains("message_end")))).contains(&"truncated"));
+    // Output moderation replaced the answer: stopped by a filter, in Dify's words.
+    let mut moderated = parts.clone();
+    let replace = "data: {\"event\": \"message_replace\", \"task_id\": \"t\", \"answer\": \"Sorry.\"}\n\n";
+    moderated.insert(parts.len() - 1, replace);
+    let f = report(SSE, &moderated).findings.into_iter().find(|f| f.code == FindingCode::ContentFiltered).expect("content_filtered");
+    assert!(f.detail.contains("message_replace"), "{}", f.detail);
 }

@@ -20,6 +20,7 @@ pub mod anthropic;
 pub mod chunk_memo;
 pub mod cohere;
 pub mod content_filter;
+pub mod dify;
 pub mod error_body;
 pub mod gemini;
 pub mod llama_cpp;
@@ -39,7 +40,7 @@ pub use stop_reason::StopReason;
 pub use usage::Usage;
 
 /// The stream format detected from the messages (see DESIGN.md, automation contract).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
     /// OpenAI chat-completions chunks (`choices[].delta`), over SSE or JSON lines.
@@ -60,6 +61,8 @@ pub enum Dialect {
     Tgi,
     /// The Vercel AI SDK's UI message stream (`{"type": "text-delta", "delta": …}` events, `finish`, `[DONE]`).
     AiSdk,
+    /// Dify's streaming API (`{"event": "message", "answer": …}` events, `message_end`).
+    Dify,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -90,11 +93,20 @@ impl Dialect {
             Dialect::LlamaCpp => "llama-cpp",
             Dialect::Tgi => "tgi",
             Dialect::AiSdk => "ai-sdk",
+            Dialect::Dify => "dify",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
             Dialect::Unknown => "unknown",
         }
+    }
+}
+
+/// Written as its name ([`Dialect::as_str`], the serde name it is read back by): one string table for
+/// both, not a second one compiled by the derive.
+impl Serialize for Dialect {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -249,6 +261,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::Tgi)
     } else if ai_sdk::is_ai_sdk_event(v) {
         Some(Dialect::AiSdk)
+    } else if dify::is_dify_event(v) {
+        Some(Dialect::Dify)
     } else {
         None
     }
@@ -277,6 +291,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::LlamaCpp => llama_cpp::event_facts(v),
         Dialect::Tgi => tgi::event_facts(v),
         Dialect::AiSdk => ai_sdk::event_facts(v),
+        Dialect::Dify => dify::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -315,6 +330,7 @@ mod tests {
         assert_eq!(detect_sse(&json!({"content":"Hi","stop":false}), None), Some(Dialect::LlamaCpp));
         assert_eq!(detect_sse(&json!({"token":{"text":"Hi"},"generated_text":null}), None), Some(Dialect::Tgi));
         assert_eq!(detect_sse(&json!({"type":"text-delta","id":"t","delta":"Hi"}), None), Some(Dialect::AiSdk));
+        assert_eq!(detect_sse(&json!({"event":"message","task_id":"t","answer":"Hi"}), None), Some(Dialect::Dify));
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -363,12 +379,14 @@ mod tests {
             Dialect::LlamaCpp,
             Dialect::Tgi,
             Dialect::AiSdk,
+            Dialect::Dify,
             Dialect::SseText,
             Dialect::Ollama,
             Dialect::Raw,
             Dialect::Unknown,
         ] {
             assert_eq!(serde_json::to_value(d).unwrap(), serde_json::Value::String(d.as_str().into()));
+            assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
     }
 

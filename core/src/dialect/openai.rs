@@ -72,14 +72,16 @@ fn tool_args(delta: &Value) -> Option<String> {
 /// The texts of a `content` list, in order: `text` chunks' into `answer`, the `text` parts of `thinking`
 /// chunks (or a `thinking` string) into `reasoning`; other chunks (`reference`, images) carry neither.
 fn content_list(parts: &[Value], reasoning: &mut String, answer: &mut String) {
-    let text_of = |v: &Value| v.get("text").and_then(Value::as_str).unwrap_or_default().to_owned();
+    fn text_of(v: &Value) -> &str {
+        v.get("text").and_then(Value::as_str).unwrap_or_default()
+    }
     for part in parts {
         match part.get("type").and_then(Value::as_str) {
-            Some("text") => answer.push_str(&text_of(part)),
+            Some("text") => answer.push_str(text_of(part)),
             Some("thinking") => match part.get("thinking") {
                 Some(Value::Array(inner)) => {
                     for p in inner {
-                        reasoning.push_str(&text_of(p));
+                        reasoning.push_str(text_of(p));
                     }
                 }
                 Some(Value::String(text)) => reasoning.push_str(text),

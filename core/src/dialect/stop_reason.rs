@@ -79,6 +79,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::LlamaCpp => Some("an event with \"stop\": true"),
         Dialect::Tgi => Some("an event with the generated_text"),
         Dialect::AiSdk => Some("a finish event (or [DONE])"),
+        Dialect::Dify => Some("a message_end (or workflow_finished) event"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -89,7 +90,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk | Dialect::Dify => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
@@ -126,6 +127,7 @@ pub fn filter_words(dialect: Dialect) -> &'static str {
         Dialect::Anthropic => "stop_reason: refusal",
         Dialect::Gemini => "finishReason: SAFETY (or RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII)",
         Dialect::AiSdk => "finishReason: content-filter",
+        Dialect::Dify => "a message_replace event (output moderation)",
         _ => "finish_reason: content_filter",
     }
 }

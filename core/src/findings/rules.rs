@@ -57,7 +57,7 @@ fn stream_error_words(dialect: Dialect) -> Text {
     match dialect {
         Dialect::OpenaiResponses => Text::msg(K::StreamErrorWhereResponses),
         // Both send an `error` event.
-        Dialect::Anthropic | Dialect::AiSdk => Text::msg(K::StreamErrorWhereAnthropic),
+        Dialect::Anthropic | Dialect::AiSdk | Dialect::Dify => Text::msg(K::StreamErrorWhereAnthropic),
         Dialect::Gemini => Text::msg(K::StreamErrorWhereGemini),
         Dialect::Ollama => Text::msg(K::StreamErrorWhereOllama),
         _ => Text::empty(),

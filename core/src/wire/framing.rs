@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How the body is framed into messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Framing {
     /// Server-Sent Events (`data:` lines, blank line between events).
@@ -38,6 +38,13 @@ impl Framing {
             Framing::JsonArray => "json-array",
             Framing::Raw => "raw",
         }
+    }
+}
+
+/// Written as its name ([`Framing::as_str`], the serde name it is read back by).
+impl Serialize for Framing {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -493,6 +500,14 @@ mod tests {
         assert_eq!(stream_part("0:\"Hi\""), Some((b'0', "\"Hi\"")));
         assert_eq!(stream_part("{\"a\":1}"), None);
         assert_eq!(stream_part("0:"), None);
+    }
+
+    #[test]
+    fn names_are_the_serde_names() {
+        for f in [Framing::Sse, Framing::Ndjson, Framing::JsonArray, Framing::Raw] {
+            assert_eq!(serde_json::to_value(f).unwrap(), f.as_str());
+            assert_eq!(serde_json::from_value::<Framing>(serde_json::to_value(f).unwrap()).unwrap(), f);
+        }
     }
 
     #[test]

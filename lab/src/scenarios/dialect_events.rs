@@ -1,6 +1,6 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's UI message stream
-//! and SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's streams, Dify and
+//! SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -100,6 +100,7 @@ impl DialectWriter {
             WireDialect::Tgi => self.tgi(step),
             WireDialect::AiSdk => self.ai_sdk(step),
             WireDialect::AiSdkDataStream => self.ai_sdk_data_stream(step),
+            WireDialect::Dify => self.dify(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -115,7 +116,7 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
-                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk => {
+                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk | WireDialect::Dify => {
                     out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
                 }
                 // Pretty-printed elements of one array, as Google writes them: `[{…}\n,\r\n{…}\n]`.
@@ -548,6 +549,30 @@ impl DialectWriter {
         }
     }
 
+    /// Dify: a `ping`, one `{"event": "message", "answer": token}` per token (reasoning tokens are sent as
+    /// text: its stream has no reasoning field), then `message_end` with `metadata.usage`.
+    fn dify(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let event = |name: &str, mut fields: Value| {
+            fields["event"] = json!(name);
+            fields["task_id"] = json!(format!("task-{}", self.id));
+            fields["message_id"] = json!(format!("msg-{}", self.id));
+            fields["conversation_id"] = json!("conv-lab");
+            fields["created_at"] = json!(self.created_unix_s);
+            (String::new(), fields)
+        };
+        match step {
+            Step::Start => vec![(String::new(), json!({"event": "ping"}))],
+            Step::Reasoning(text) | Step::Content(text) => vec![event("message", json!({"answer": text}))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let e = self.end;
+                let usage = json!({"prompt_tokens": e.prompt_tokens, "completion_tokens": self.output_tokens(),
+                    "total_tokens": e.prompt_tokens + self.output_tokens(), "currency": "USD", "latency": 1.0});
+                vec![event("message_end", json!({"metadata": {"usage": usage}}))]
+            }
+        }
+    }
+
     /// Ends the open part unless it is `kind`'s, and starts `kind`'s (none: only ends); the part's id.
     fn ai_sdk_block(&mut self, kind: Option<Block>, out: &mut Vec<(String, Value)>) -> String {
         let id_of = |index: usize, block: Block| format!("{}_{index}", if block == Block::Text { "txt" } else { "rs" });
@@ -839,6 +864,16 @@ mod tests {
         assert_eq!(chunks, sse);
         // Cut: no closing bracket.
         assert!(!body(WireDialect::GeminiArray, false, false).ends_with(']'));
+    }
+
+    #[test]
+    fn dify_events_end_with_message_end() {
+        let events = data_json(&body(WireDialect::Dify, true, true));
+        assert_eq!((events[0]["event"].as_str(), events[1]["answer"].as_str(), events[2]["answer"].as_str()), (Some("ping"), Some(" hm"), Some(" a")));
+        let end = events.last().unwrap();
+        assert_eq!((end["event"].as_str(), end["metadata"]["usage"]["completion_tokens"].as_u64()), (Some("message_end"), Some(3)));
+        assert!(end["task_id"].is_string());
+        assert!(!body(WireDialect::Dify, false, false).contains("message_end"));
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub enum WireDialect {
     Tgi,
     /// Gemini's chunks as one streamed JSON array (`streamGenerateContent` without `alt=sse`).
     GeminiArray,
+    /// Dify's streaming API (`POST /v1/chat-messages`).
+    Dify,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
@@ -35,7 +37,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -51,16 +53,17 @@ impl WireDialect {
             "ai-sdk" => Self::AiSdk,
             "ai-sdk-4" => Self::AiSdkDataStream,
             "gemini-array" => Self::GeminiArray,
+            "dify" => Self::Dify,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify or sse-text"
             )),
         })
     }
 
     /// The dialect a native API path speaks: `/v1/responses`, `/v1/messages`, `/api/chat`,
-    /// `/api/generate`, `/v2/chat`, `/completion`, `/generate_stream`, `/v1beta/models/{model}:streamGenerateContent`.
+    /// `/api/generate`, `/v2/chat`, `/completion`, `/generate_stream`, `/v1/chat-messages`, `/v1beta/models/{model}:streamGenerateContent`.
     pub fn for_path(path: &str) -> Option<Self> {
         match path {
             "/v1/responses" => Some(Self::Responses),
@@ -70,6 +73,7 @@ impl WireDialect {
             "/v2/chat" => Some(Self::Cohere),
             "/completion" => Some(Self::LlamaCpp),
             "/generate_stream" => Some(Self::Tgi),
+            "/v1/chat-messages" => Some(Self::Dify),
             _ if path.starts_with("/v1beta/models/")
                 && path.ends_with(":streamGenerateContent") =>
             {
@@ -107,6 +111,7 @@ mod tests {
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
+        assert_eq!((WireDialect::parse("dify"), WireDialect::for_path("/v1/chat-messages")), (Ok(WireDialect::Dify), Some(WireDialect::Dify)));
         assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
         assert_eq!(WireDialect::parse("gemini-array").map(WireDialect::content_type), Ok("application/json; charset=UTF-8"));
         assert_eq!(
