@@ -141,6 +141,22 @@ async fn stalled_stream_fails_with_stall_after_the_idle_timeout() {
     .await;
 }
 
+/// A server that sends `[DONE]` and then forgets to end its response: the answer is whole, the run ends
+/// at the idle time-out, and the page says so (it said `failed`, "the stream stalled").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_left_open_after_done_is_left_open_not_a_stall() {
+    with_page(|page: Page| async move {
+        let query = page.stream_query("tokens=10&cadence_ms=20&first_ms=100&linger_ms=60000", "idle_timeout_s=2");
+        let report = page.run_report(&query).await;
+        let codes = finding_codes(&report.json);
+        assert_eq!(report.json["verdict"], "streaming", "{}", report.text);
+        assert!(codes.iter().any(|c| c == "left_open") && !codes.iter().any(|c| c == "stall"), "{codes:?}");
+        assert_eq!(report.json["end"]["timeout"], "idle", "{}", report.json["end"]);
+        assert_eq!(report.json["content_events"], 10);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unreachable_endpoint_ends_in_error_or_failed() {
     with_page(|page: Page| async move {

@@ -6,6 +6,18 @@
 
 use crate::fixed::fixed;
 
+/// `impl Serialize` for fieldless enums written as their name (`as_str`, the serde name each is read back
+/// by): one string table per enum, not a second one compiled by serde's derive for every serializer.
+macro_rules! serialize_as_str {
+    ($($t:ty),* $(,)?) => { $(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )* };
+}
+
 /// Declares an enum of known snake_case names plus `Other(String)`, serialised as the bare string (so an
 /// unknown name read back from an older or newer report is kept, not refused).
 macro_rules! string_enum {

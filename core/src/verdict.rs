@@ -108,12 +108,7 @@ impl Verdict {
     }
 }
 
-/// Written as its name ([`Verdict::as_str`], the serde name it is read back by).
-impl Serialize for Verdict {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+serialize_as_str!(Verdict);
 
 /// Which measured pattern showed that content was held and released in bursts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -257,10 +252,18 @@ pub fn held_start(metrics: &Metrics, delivery: &DeliveryStats) -> Option<HeldSta
 }
 
 /// Whether the run failed: not ended complete, HTTP status 400 or above, or no content at all.
-pub fn is_failed(trace: &Trace, metrics: &Metrics) -> bool {
-    !matches!(trace.end, Some(TraceEnd::Complete { .. }))
-        || !trace.answered()
-        || metrics.content_events == 0
+pub fn is_failed(trace: &Trace, analysis: &Analysis, metrics: &Metrics) -> bool {
+    let ended = matches!(trace.end, Some(TraceEnd::Complete { .. })) || left_open(trace, analysis);
+    !ended || !trace.answered() || metrics.content_events == 0
+}
+
+/// Whether the answer ended (the dialect's end marker arrived) but the response stayed open until the
+/// idle time-out stopped the run: a whole answer, not a failed one (the `left_open` finding says why the
+/// run took the time-out to end).
+pub fn left_open(trace: &Trace, analysis: &Analysis) -> bool {
+    matches!(trace.end, Some(TraceEnd::Timeout { timeout: crate::trace::TimeoutKind::Idle, .. }))
+        && crate::dialect::stop_reason::end_marker(analysis.dialect).is_some()
+        && analysis.ended_properly()
 }
 
 /// Whether all content arrived at once at the very end (see the module docs for the exact rule).
@@ -342,7 +345,7 @@ pub fn classify_with(
     metrics: &Metrics,
     delivery: &DeliveryStats,
 ) -> Verdict {
-    if is_failed(trace, metrics) {
+    if is_failed(trace, analysis, metrics) {
         Verdict::Failed
     } else if is_collected(metrics) {
         Verdict::Collected
@@ -497,6 +500,22 @@ mod tests {
                 "{end:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_answer_left_open_after_its_end_marker_is_whole_not_failed() {
+        let idle = TraceEnd::Timeout { at_ms: 2_000.0, timeout: TimeoutKind::Idle, limit_ms: 1_000.0 };
+        let mut reads = steady();
+        reads.push((700.0, "data: [DONE]\n\n".into()));
+        let t = trace(200, reads, idle.clone());
+        assert!(left_open(&t, &analyze(&t)));
+        assert_eq!(verdict(&t), Verdict::Streaming);
+        // Without its end marker it stalled: failed. A total time-out is no idle one.
+        assert_eq!(verdict(&trace(200, steady(), idle)), Verdict::Failed);
+        let mut reads = steady();
+        reads.push((700.0, "data: [DONE]\n\n".into()));
+        let total = trace(200, reads, TraceEnd::Timeout { at_ms: 2_000.0, timeout: TimeoutKind::Total, limit_ms: 2_000.0 });
+        assert_eq!(verdict(&total), Verdict::Failed);
     }
 
     #[test]

@@ -216,7 +216,14 @@ fn strip_tags(html: &str) -> String {
             _ => {}
         }
     }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut words = String::with_capacity(out.len());
+    for word in out.split_whitespace() {
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        words.push_str(word);
+    }
+    words
 }
 
 #[cfg(test)]

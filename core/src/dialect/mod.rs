@@ -102,13 +102,7 @@ impl Dialect {
     }
 }
 
-/// Written as its name ([`Dialect::as_str`], the serde name it is read back by): one string table for
-/// both, not a second one compiled by the derive.
-impl Serialize for Dialect {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+serialize_as_str!(Dialect);
 
 /// What one message carried (a message may carry several, in stream order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -88,6 +88,8 @@ string_enum! {
         TimeoutFirstByte = "timeout_first_byte",
         /// The stream stalled (idle time-out).
         Stall = "stall",
+        /// The answer ended (its end marker arrived) but the response stayed open until the idle time-out.
+        LeftOpen = "left_open",
         /// The total time limit ended the run.
         TimeoutTotal = "timeout_total",
         /// The run was cancelled.
@@ -687,6 +689,20 @@ mod tests {
         assert!(f.detail.contains("150 ms"), "{}", f.detail);
         assert!(f.detail.contains("2 content events"), "{}", f.detail);
         assert!(!codes(&t).contains(&FindingCode::Truncated));
+    }
+
+    #[test]
+    fn an_answer_left_open_is_not_a_stall() {
+        let t = sse(
+            vec![(100.0, content("ab")), (150.0, content("c")), (160.0, "data: [DONE]\n\n".into())],
+            TraceEnd::Timeout { at_ms: 10_160.0, timeout: TimeoutKind::Idle, limit_ms: 10_000.0 },
+        );
+        let f = find(&t, FindingCode::LeftOpen);
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(f.detail.contains("160 ms") && f.detail.contains("10.0 s"), "{}", f.detail);
+        assert!(f.fix.as_deref().unwrap_or("").contains("res.end()"));
+        assert!(!codes(&t).contains(&FindingCode::Stall) && !codes(&t).contains(&FindingCode::Truncated), "{:?}", codes(&t));
+        assert_eq!(crate::Report::from_trace(&t).verdict, crate::Verdict::Streaming);
     }
 
     #[test]

@@ -41,12 +41,7 @@ impl Framing {
     }
 }
 
-/// Written as its name ([`Framing::as_str`], the serde name it is read back by).
-impl Serialize for Framing {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+serialize_as_str!(Framing);
 
 /// The outcome of framing detection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

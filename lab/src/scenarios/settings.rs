@@ -31,6 +31,7 @@
 //! | `say` | — | `stream`: the content is this text, in one content event (hostile text for the page to show as text: `<img onerror>`, `<script>`, Markdown) |
 //! | `long_line_bytes` | 0 ([`DEFAULT_LONG_LINE_BYTES`]) | `stream`: after the `tokens` content events, one `data:` line of N bytes (`data: ` included) that never ends, in writes of 64 KB; then the body closes (no finish, usage or `[DONE]`) |
 //! | `reset_after` | — | `stream` (OpenAI chat, no `content_length`): the role chunk and N content events at their deadlines (N capped by the content events), then, when the next event would be due, the server resets the connection (TCP RST mid-body: no finish, usage, `[DONE]` or final chunk), as a crashed backend or a killed proxy does |
+//! | `linger_ms` | 0 | `stream` (every dialect): after the last write (the end marker), the response stays open N ms, or until the client leaves, before the body ends: a server that forgets to end its response |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
 //! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
@@ -200,6 +201,9 @@ pub struct StreamSettings {
     pub long_line_bytes: usize,
     /// Content events sent before the server resets the connection (`None`: the stream ends normally).
     pub reset_after: Option<usize>,
+    /// How long the response stays open after the stream's last write (its end marker) before the body
+    /// ends, or until the client leaves (`0`: it ends at once).
+    pub linger_ms: f64,
     /// JSON events carry `server_ms` (`false`: no server timestamps at all).
     pub stamp: bool,
     /// Content events per write (1: each event in its own write).
@@ -372,6 +376,7 @@ impl StreamSettings {
             keepalive_bytes: number(query, "keepalive_bytes", DEFAULT_KEEPALIVE_BYTES, MAX_FLOOD_BYTES)?,
             long_line_bytes: number(query, "long_line_bytes", DEFAULT_LONG_LINE_BYTES, MAX_FLOOD_BYTES)?,
             reset_after: optional_number(query, "reset_after", MAX_TOKENS)?,
+            linger_ms: millis(query, "linger_ms", 0.0)?,
             stamp: flag(query, "stamp", DEFAULT_STAMP)?,
             batch: number(query, "batch", DEFAULT_BATCH, MAX_TOKENS)?,
             echo_headers: flag(query, "echo_headers", false)?,
@@ -580,6 +585,9 @@ mod tests {
         assert!(s.role_first && s.usage && s.stream);
         assert_eq!((s.mode, s.stall_after, s.status), (Mode::Stream, 5, None));
         assert_eq!(s.model, "streamscope-lab");
+        assert_eq!(s.linger_ms, 0.0);
+        assert_eq!(settings("linger_ms=5000", "").unwrap().linger_ms, 5000.0);
+        assert!(settings("linger_ms=-1", "").is_err());
     }
 
     #[test]

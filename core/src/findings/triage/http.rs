@@ -185,7 +185,8 @@ fn model_not_found(trace: &Trace, status: u16, body: &ErrorBody) -> Finding {
         }
     }
     let closest = model.as_deref().and_then(|m| closest_id(m, &ids));
-    let shown = ids.iter().take(MODEL_IDS_SHOWN).map(String::as_str).collect::<Vec<&str>>().join(", ");
+    // Joined as `String`s, the one `join` instance the page's code has.
+    let shown = ids.iter().take(MODEL_IDS_SHOWN).cloned().collect::<Vec<String>>().join(", ");
     let alternatives = if ids.is_empty() {
         Text::msg(K::ModelNoList)
     } else if listed > ids.len() {

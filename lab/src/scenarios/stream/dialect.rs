@@ -86,6 +86,7 @@ pub(super) async fn stream(
             .map(|step| Piece::from(writer.render(&step, server_ms)));
         send_group(&mut body, messages, split).await?;
     }
+    super::timed::linger(&mut body, settings).await;
     body.finish().await
 }
 

@@ -62,6 +62,7 @@ pub(super) async fn stream(
         // The body is left unfinished: no terminating chunk, and the caller resets the connection.
         return Ok(Ending::Reset);
     }
+    linger(&mut body, settings).await;
     body.finish().await?;
     Ok(Ending::Close)
 }
@@ -111,6 +112,13 @@ pub(super) async fn stall(
     send_planned(&mut body, planned, Split::of(settings), chunks, 1).await?;
     let _ = tokio::time::timeout(STALL_HOLD, body.client_gone()).await;
     Ok(())
+}
+
+/// Keeps the response open `linger_ms` after its last write, or until the client leaves.
+pub(super) async fn linger(body: &mut BodyWriter<'_>, settings: &StreamSettings) {
+    if settings.linger_ms > 0.0 {
+        let _ = tokio::time::timeout(Duration::from_secs_f64(settings.linger_ms / 1e3), body.client_gone()).await;
+    }
 }
 
 /// Sends the planned events at their deadlines, content events `batch` per write (see
