@@ -3,13 +3,16 @@
 //! The UI drives an [`Analyzer`] read by read to show text and live numbers; [`analyze`] runs the same
 //! analyzer over a finished [`Trace`], so live figures and the final report agree. The analyzer detects
 //! the framing (holding the first reads until it can decide, then replaying them with their own times),
-//! parses SSE, JSON lines or raw text, picks the dialect from the first decisive message, and turns every
-//! message into [`StreamEvent`]s stamped with the time and index of the read that completed it.
+//! parses SSE, JSON lines, a streamed JSON array or raw text, picks the dialect from the first decisive
+//! message, and turns every message into [`StreamEvent`]s stamped with the time and index of the read that
+//! completed it.
 //!
-//! Dialects: SSE whose data is JSON is `openai-chat`, `openai-responses`, `anthropic` or `gemini` (see
-//! [`crate::dialect`]); SSE whose data is not JSON is `sse-text` (each non-empty data is content); JSON
-//! lines with `message`/`response`/`done` are `ollama` (JSON lines with `choices` are `openai-chat`); raw
-//! framing is `raw` (each read's text is one content event, UTF-8 decoded across reads). Inside a JSON
+//! Dialects: SSE whose data is JSON is one of the JSON dialects (`openai-chat`, `openai-responses`,
+//! `anthropic`, `gemini`, `cohere`, ...: see [`crate::dialect`]); SSE whose data is not JSON is `sse-text`
+//! (each non-empty data is content); JSON lines with `message`/`response`/`done` are `ollama` (JSON lines
+//! with `choices` are `openai-chat`, lines of a part code and JSON, `0:"text"`, are `ai-sdk`); a streamed
+//! JSON array's elements are read as SSE data is (Gemini without `alt=sse`); raw framing is `raw` (each
+//! read's text is one content event, UTF-8 decoded across reads). Inside a JSON
 //! dialect a payload that is not a JSON object (and not `[DONE]`) is malformed, and parsing goes on.
 //! Usage reports are merged (later counts win, earlier ones stay), since some dialects split them.
 //!
