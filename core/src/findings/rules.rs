@@ -56,7 +56,7 @@ pub const LONG_LINE_BYTES: usize = 64 * 1024;
 fn stream_error_words(dialect: Dialect) -> Text {
     match dialect {
         Dialect::OpenaiResponses => Text::msg(K::StreamErrorWhereResponses),
-        // Both send an `error` event.
+        // Each sends an `error` event.
         Dialect::Anthropic | Dialect::AiSdk | Dialect::Dify => Text::msg(K::StreamErrorWhereAnthropic),
         Dialect::Gemini => Text::msg(K::StreamErrorWhereGemini),
         Dialect::Ollama => Text::msg(K::StreamErrorWhereOllama),
