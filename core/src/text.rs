@@ -6,16 +6,39 @@
 
 use crate::fixed::fixed;
 
-/// `impl Serialize` for fieldless enums written as their name (`as_str`, the serde name each is read back
-/// by): one string table per enum, not a second one compiled by serde's derive for every serializer.
-macro_rules! serialize_as_str {
-    ($($t:ty),* $(,)?) => { $(
+/// `impl Serialize` and `impl Deserialize` for fieldless enums written as their name (`$name_of`) and
+/// read back by it ([`deserialize_by_name!`]): one string table per enum, not two more compiled by
+/// serde's derives.
+macro_rules! serde_by_name {
+    ($($t:ty => $name_of:ident),* $(,)?) => { $(
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
+                serializer.serialize_str(self.$name_of())
+            }
+        }
+
+        deserialize_by_name!($t => $name_of);
+    )* };
+}
+
+/// `impl Deserialize` for a fieldless enum read by its name: the one of its `ALL` whose `$name_of` it is.
+/// Serde's derive would compile one more string table (matched as text, and again as bytes) per enum.
+macro_rules! deserialize_by_name {
+    ($($t:ty => $name_of:ident),* $(,)?) => { $(
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = <String as serde::Deserialize>::deserialize(deserializer)?;
+                <$t>::ALL.into_iter().find(|v| v.$name_of() == name).ok_or_else(|| {
+                    <D::Error as serde::de::Error>::custom($crate::text::unknown_name(stringify!($t), &name))
+                })
             }
         }
     )* };
+}
+
+/// Why a name read back is refused: ``unknown Dialect `x` ``.
+pub(crate) fn unknown_name(what: &str, name: &str) -> String {
+    format!("unknown {what} `{name}`")
 }
 
 /// Declares an enum of known snake_case names plus `Other(String)`, serialised as the bare string (so an

@@ -65,7 +65,7 @@
 //! that and far above a browser's hiccups. Requiring 2 bursts and 6 events keeps one network stall or a
 //! short answer from deciding alone; a short stream released entirely at the end is `collected`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::analysis::Analysis;
 use crate::measure::delivery::{ReadSizes, BUFFER_SIZE_MIN_READS, COMMON_SIZE_MIN_READS};
@@ -75,8 +75,7 @@ use crate::measure::Metrics;
 use crate::trace::{Trace, TraceEnd};
 
 /// The verdict of one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verdict {
     /// Content arrived as it was produced.
     Streaming,
@@ -108,10 +107,11 @@ impl Verdict {
     }
 }
 
-serialize_as_str!(Verdict);
+serde_by_name!(Verdict => as_str);
+deserialize_by_name!(BufferedSignal => as_str);
 
 /// Which measured pattern showed that content was held and released in bursts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BufferedSignal {
     /// Most content came in large bursts after long silences.
@@ -128,6 +128,15 @@ pub enum BufferedSignal {
 }
 
 impl BufferedSignal {
+    /// Every signal.
+    pub const ALL: [BufferedSignal; 5] = [
+        BufferedSignal::Bursts,
+        BufferedSignal::HoldTimes,
+        BufferedSignal::BufferSizedReads,
+        BufferedSignal::ReleaseCadence,
+        BufferedSignal::HeldStart,
+    ];
+
     /// The snake_case name used in finding evidence.
     pub fn as_str(self) -> &'static str {
         match self {

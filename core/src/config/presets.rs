@@ -1,10 +1,10 @@
 //! The form's API presets: how each common streaming API is asked for a stream (path, body, how the key
 //! is sent), so a person only types a base URL, a model and a prompt.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A streaming API the form can build a request for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ApiPreset {
     /// `POST {base}/chat/completions` (OpenAI and every compatible server).
@@ -19,6 +19,8 @@ pub enum ApiPreset {
     /// `POST {base}/models/{model}:streamGenerateContent?alt=sse` (Gemini).
     Gemini,
 }
+
+deserialize_by_name!(ApiPreset => name);
 
 impl ApiPreset {
     /// Every preset, in the form's order.

@@ -50,11 +50,8 @@ fn metadata_usage(v: &Value) -> Option<Usage> {
 
 /// The end of a message: its stop reason when it says one, the usage when there is one, the end marker.
 fn finish(kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>, reason: Option<&Value>, usage: Option<Usage>) {
-    if let Some(reason) = non_empty_str(reason) {
-        kinds.push(EventKind::Finish(stop_reason_of(&reason)));
-    }
-    ChunkFacts::push_usage(kinds, reported, usage);
-    kinds.push(EventKind::Done);
+    let stop = reason.and_then(Value::as_str).filter(|r| !r.is_empty()).map(stop_reason_of);
+    ChunkFacts::push_end(kinds, reported, stop, usage);
 }
 
 /// Reads the facts of one data stream part: its code and its parsed JSON.
@@ -66,7 +63,7 @@ pub fn part_facts(code: u8, v: &Value) -> ChunkFacts {
         b'g' => kinds.extend(non_empty_str(Some(v)).map(EventKind::Reasoning)),
         b'c' => kinds.extend(non_empty_str(v.get("argsTextDelta")).map(EventKind::ToolArgs)),
         b'9' => kinds.push(EventKind::ToolArgs(v.get("args").unwrap_or(&Value::Null).to_string())),
-        b'3' => kinds.push(EventKind::StreamError(non_empty_str(Some(v)).unwrap_or_else(|| "error part without a message".into()))),
+        b'3' => kinds.push(EventKind::stream_error(non_empty_str(Some(v)))),
         b'd' => {
             let usage = v.get("usage");
             let counts = Usage::of_counts(
@@ -88,9 +85,7 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
         "text-delta" => kinds.extend(non_empty_str(v.get("delta")).map(EventKind::Content)),
         "reasoning-delta" => kinds.extend(non_empty_str(v.get("delta")).map(EventKind::Reasoning)),
         "tool-input-delta" => kinds.extend(non_empty_str(v.get("inputTextDelta")).map(EventKind::ToolArgs)),
-        "error" => kinds.push(EventKind::StreamError(
-            non_empty_str(v.get("errorText")).unwrap_or_else(|| "error event without a message".into()),
-        )),
+        "error" => kinds.push(EventKind::stream_error(non_empty_str(v.get("errorText")))),
         "finish" => finish(&mut kinds, &mut reported, v.get("finishReason"), metadata_usage(v)),
         _ => {}
     }

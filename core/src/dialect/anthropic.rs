@@ -98,9 +98,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         }
         "message_stop" => kinds.push(EventKind::Done),
         "ping" => kinds.push(EventKind::KeepAlive),
-        "error" => kinds.push(EventKind::StreamError(
-            error_message(v).unwrap_or_else(|| "error event without a message".into()),
-        )),
+        "error" => kinds.push(EventKind::stream_error(error_message(v))),
         _ => {}
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported)

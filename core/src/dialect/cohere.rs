@@ -69,11 +69,8 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
             kinds.extend(text_at(v, "/delta/message/tool_calls/function/arguments").map(EventKind::ToolArgs))
         }
         "message-end" => {
-            let reason = text_at(v, "/delta/finish_reason");
-            kinds.extend(reason.map(|r| EventKind::Finish(stop_reason_of(&r))));
-            let u = v.pointer("/delta/usage").and_then(usage);
-            ChunkFacts::push_usage(&mut kinds, &mut reported, u);
-            kinds.push(EventKind::Done);
+            let stop = text_at(v, "/delta/finish_reason").map(|r| stop_reason_of(&r));
+            ChunkFacts::push_end(&mut kinds, &mut reported, stop, v.pointer("/delta/usage").and_then(usage));
         }
         _ => {}
     }

@@ -28,7 +28,7 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
         "text_chunk" => kinds.extend(non_empty_str(v.pointer("/data/text")).map(EventKind::Content)),
         "message_replace" => kinds.push(EventKind::Finish(StopReason::ContentFilter)),
         "error" => {
-            let mut message = non_empty_str(v.get("message")).unwrap_or_else(|| "error event without a message".into());
+            let mut message = non_empty_str(v.get("message")).unwrap_or_else(|| super::NO_ERROR_MESSAGE.into());
             if let Some(code) = v.get("code").and_then(Value::as_str).filter(|c| !c.is_empty()) {
                 message.push_str(" (code: ");
                 message.push_str(code);

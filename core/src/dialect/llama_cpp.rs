@@ -36,10 +36,9 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
     }
     let mut reported = None;
     if v.get("stop").and_then(Value::as_bool) == Some(true) {
-        kinds.push(EventKind::Finish(stop_reason_of(v.get("stop_type").and_then(Value::as_str))));
+        let stop = stop_reason_of(v.get("stop_type").and_then(Value::as_str));
         let usage = Usage::of_counts(as_count(v.get("tokens_evaluated")), as_count(v.get("tokens_predicted")));
-        ChunkFacts::push_usage(&mut kinds, &mut reported, usage);
-        kinds.push(EventKind::Done);
+        ChunkFacts::push_end(&mut kinds, &mut reported, Some(stop), usage);
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported)
 }

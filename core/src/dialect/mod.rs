@@ -40,8 +40,7 @@ pub use stop_reason::StopReason;
 pub use usage::Usage;
 
 /// The stream format detected from the messages (see DESIGN.md, automation contract).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// OpenAI chat-completions chunks (`choices[].delta`), over SSE or JSON lines.
     OpenaiChat,
@@ -75,6 +74,24 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// Every dialect, `unknown` last.
+    pub const ALL: [Dialect; 14] = [
+        Dialect::OpenaiChat,
+        Dialect::OpenaiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Cohere,
+        Dialect::WorkersAi,
+        Dialect::LlamaCpp,
+        Dialect::Tgi,
+        Dialect::AiSdk,
+        Dialect::Dify,
+        Dialect::SseText,
+        Dialect::Ollama,
+        Dialect::Raw,
+        Dialect::Unknown,
+    ];
+
     /// Whether the dialect's messages are JSON objects (every dialect but `sse-text`, `raw`, `unknown`).
     pub fn is_json(self) -> bool {
         !matches!(self, Dialect::SseText | Dialect::Raw | Dialect::Unknown)
@@ -102,7 +119,7 @@ impl Dialect {
     }
 }
 
-serialize_as_str!(Dialect);
+serde_by_name!(Dialect => as_str);
 
 /// What one message carried (a message may carry several, in stream order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -153,7 +170,15 @@ impl EventKind {
             EventKind::Malformed(_) => "malformed",
         }
     }
+
+    /// A [`EventKind::StreamError`] with the server's message, or with words saying it sent none.
+    pub fn stream_error(message: Option<String>) -> EventKind {
+        EventKind::StreamError(message.unwrap_or_else(|| NO_ERROR_MESSAGE.into()))
+    }
 }
+
+/// What an error event says when the server's error carried no message.
+pub(crate) const NO_ERROR_MESSAGE: &str = "error without a message";
 
 /// The facts one message carries, in stream order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -192,6 +217,14 @@ impl ChunkFacts {
             kinds.push(EventKind::Usage);
             *usage = Some(u);
         }
+    }
+
+    /// Records the end of a message: its stop reason when it says one, the usage when there is one,
+    /// then the end marker ([`EventKind::Done`]).
+    pub fn push_end(kinds: &mut Vec<EventKind>, usage: &mut Option<Usage>, stop: Option<StopReason>, reported: Option<Usage>) {
+        kinds.extend(stop.map(EventKind::Finish));
+        ChunkFacts::push_usage(kinds, usage, reported);
+        kinds.push(EventKind::Done);
     }
 
     /// The same facts with what the message says about a content filter.
@@ -363,25 +396,16 @@ mod tests {
 
     #[test]
     fn dialect_serde_names_follow_design() {
-        for d in [
-            Dialect::OpenaiChat,
-            Dialect::OpenaiResponses,
-            Dialect::Anthropic,
-            Dialect::Gemini,
-            Dialect::Cohere,
-            Dialect::WorkersAi,
-            Dialect::LlamaCpp,
-            Dialect::Tgi,
-            Dialect::AiSdk,
-            Dialect::Dify,
-            Dialect::SseText,
-            Dialect::Ollama,
-            Dialect::Raw,
-            Dialect::Unknown,
-        ] {
+        for d in Dialect::ALL {
             assert_eq!(serde_json::to_value(d).unwrap(), serde_json::Value::String(d.as_str().into()));
             assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
+        let kebab = ["openai-chat", "openai-responses", "anthropic", "gemini", "cohere", "workers-ai", "llama-cpp", "tgi",
+            "ai-sdk", "dify", "sse-text", "ollama", "raw", "unknown"];
+        assert_eq!(Dialect::ALL.map(Dialect::as_str), kebab);
+        let refused = serde_json::from_str::<Dialect>("\"openai_chat\"").unwrap_err().to_string();
+        assert!(refused.contains("unknown Dialect `openai_chat`"), "{refused}");
+        assert!(serde_json::from_str::<Dialect>("3").is_err());
     }
 
     #[test]

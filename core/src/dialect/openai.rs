@@ -44,7 +44,7 @@ pub fn error_message(v: &Value) -> Option<String> {
         .get("message")
         .and_then(Value::as_str)
         .map(str::to_string)
-        .unwrap_or_else(|| "error without a message".to_string());
+        .unwrap_or_else(|| super::NO_ERROR_MESSAGE.to_string());
     let mut extra = Vec::new();
     for key in ["type", "code"] {
         match obj.get(key) {

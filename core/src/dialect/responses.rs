@@ -96,9 +96,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
                 .unwrap_or_else(|| "the response failed without an error message".into());
             ending(EventKind::StreamError(msg))
         }
-        "error" => vec![EventKind::StreamError(
-            error_message(v).unwrap_or_else(|| "error event without a message".into()),
-        )],
+        "error" => vec![EventKind::stream_error(error_message(v))],
         _ => vec![EventKind::Empty],
     };
     let ends = kinds.contains(&EventKind::Usage);

@@ -42,14 +42,12 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
     let mut reported = None;
     if v.get("generated_text").is_some_and(Value::is_string) {
         let details = v.get("details");
-        if let Some(reason) = details.and_then(|d| d.get("finish_reason")).and_then(Value::as_str) {
-            kinds.push(EventKind::Finish(stop_reason_of(reason)));
-        }
-        if let Some(d) = details {
+        let stop = details.and_then(|d| d.get("finish_reason")).and_then(Value::as_str).map(stop_reason_of);
+        let usage = details.and_then(|d| {
             let prompt = as_count(d.get("input_length")).or_else(|| as_count(d.get("prompt_tokens")));
-            ChunkFacts::push_usage(&mut kinds, &mut reported, Usage::of_counts(prompt, as_count(d.get("generated_tokens"))));
-        }
-        kinds.push(EventKind::Done);
+            Usage::of_counts(prompt, as_count(d.get("generated_tokens")))
+        });
+        ChunkFacts::push_end(&mut kinds, &mut reported, stop, usage);
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported)
 }

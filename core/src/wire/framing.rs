@@ -15,21 +15,22 @@
 use serde::{Deserialize, Serialize};
 
 /// How the body is framed into messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Framing {
     /// Server-Sent Events (`data:` lines, blank line between events).
     Sse,
     /// One JSON value per line (Ollama, `application/x-ndjson`, `application/jsonl`).
     Ndjson,
     /// A JSON array streamed element by element (Gemini's `streamGenerateContent` without `alt=sse`).
-    #[serde(rename = "json-array")]
     JsonArray,
     /// Anything else: the bytes are text as they arrive.
     Raw,
 }
 
 impl Framing {
+    /// Every framing.
+    pub const ALL: [Framing; 4] = [Framing::Sse, Framing::Ndjson, Framing::JsonArray, Framing::Raw];
+
     /// The lower-case name used in reports (`sse`, `ndjson`, `json-array`, `raw`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,7 +42,7 @@ impl Framing {
     }
 }
 
-serialize_as_str!(Framing);
+serde_by_name!(Framing => as_str);
 
 /// The outcome of framing detection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
