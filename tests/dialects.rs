@@ -120,6 +120,8 @@ async fn every_dialect_measures_the_same_schedule() {
             ("ai-sdk-4", "ai-sdk", "usage"),
             ("gemini-array", "gemini", "usage"),
             ("dify", "dify", "usage"),
+            // AG-UI has no token counts: N is the content events.
+            ("ag-ui", "ag-ui", "events"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

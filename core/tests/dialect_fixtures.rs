@@ -21,6 +21,7 @@ const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
 const DIFY: &str = include_str!("fixtures/dify_chat_messages.sse");
+const AG_UI: &str = include_str!("fixtures/ag_ui_run.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -548,4 +549,20 @@ fn dify_fixture() {
     moderated.insert(parts.len() - 1, replace);
     let f = report(SSE, &moderated).findings.into_iter().find(|f| f.code == FindingCode::ContentFiltered).expect("content_filtered");
     assert!(f.detail.contains("message_replace"), "{}", f.detail);
+}
+
+#[test]
+fn ag_ui_fixture() {
+    let parts = messages(AG_UI, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::AgUi);
+    assert_eq!(a.reasoning_text, "The user asks  why the sky is blue.");
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!(r.content_events, 10);
+    assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
+    assert!(codes(&report(SSE, &without(&parts, |p| p.contains("RUN_FINISHED")))).contains(&"truncated"));
 }

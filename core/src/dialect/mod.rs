@@ -15,6 +15,7 @@
 //!
 //! Depends on [`crate::wire`] (UTF-8 decoding) and the bottom modules only.
 
+pub mod ag_ui;
 pub mod ai_sdk;
 pub mod anthropic;
 pub mod chunk_memo;
@@ -62,6 +63,8 @@ pub enum Dialect {
     AiSdk,
     /// Dify's streaming API (`{"event": "message", "answer": …}` events, `message_end`).
     Dify,
+    /// The AG-UI protocol (`{"type": "TEXT_MESSAGE_CONTENT", "delta": …}` events, `RUN_FINISHED`).
+    AgUi,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -75,7 +78,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, `unknown` last.
-    pub const ALL: [Dialect; 14] = [
+    pub const ALL: [Dialect; 15] = [
         Dialect::OpenaiChat,
         Dialect::OpenaiResponses,
         Dialect::Anthropic,
@@ -86,6 +89,7 @@ impl Dialect {
         Dialect::Tgi,
         Dialect::AiSdk,
         Dialect::Dify,
+        Dialect::AgUi,
         Dialect::SseText,
         Dialect::Ollama,
         Dialect::Raw,
@@ -111,6 +115,7 @@ impl Dialect {
             Dialect::Tgi => "tgi",
             Dialect::AiSdk => "ai-sdk",
             Dialect::Dify => "dify",
+            Dialect::AgUi => "ag-ui",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -290,6 +295,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::AiSdk)
     } else if dify::is_dify_event(v) {
         Some(Dialect::Dify)
+    } else if ag_ui::is_ag_ui_event(v) {
+        Some(Dialect::AgUi)
     } else {
         None
     }
@@ -319,6 +326,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::Tgi => tgi::event_facts(v),
         Dialect::AiSdk => ai_sdk::event_facts(v),
         Dialect::Dify => dify::event_facts(v),
+        Dialect::AgUi => ag_ui::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
@@ -358,6 +366,7 @@ mod tests {
         assert_eq!(detect_sse(&json!({"token":{"text":"Hi"},"generated_text":null}), None), Some(Dialect::Tgi));
         assert_eq!(detect_sse(&json!({"type":"text-delta","id":"t","delta":"Hi"}), None), Some(Dialect::AiSdk));
         assert_eq!(detect_sse(&json!({"event":"message","task_id":"t","answer":"Hi"}), None), Some(Dialect::Dify));
+        assert_eq!(detect_sse(&json!({"type":"RUN_STARTED","threadId":"t","runId":"r"}), None), Some(Dialect::AgUi));
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -401,7 +410,7 @@ mod tests {
             assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
         let kebab = ["openai-chat", "openai-responses", "anthropic", "gemini", "cohere", "workers-ai", "llama-cpp", "tgi",
-            "ai-sdk", "dify", "sse-text", "ollama", "raw", "unknown"];
+            "ai-sdk", "dify", "ag-ui", "sse-text", "ollama", "raw", "unknown"];
         assert_eq!(Dialect::ALL.map(Dialect::as_str), kebab);
         let refused = serde_json::from_str::<Dialect>("\"openai_chat\"").unwrap_err().to_string();
         assert!(refused.contains("unknown Dialect `openai_chat`"), "{refused}");

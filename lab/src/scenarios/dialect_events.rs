@@ -1,6 +1,6 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
-//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's streams, Dify and
-//! SSE text.
+//! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's streams, Dify,
+//! AG-UI and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -101,6 +101,7 @@ impl DialectWriter {
             WireDialect::AiSdk => self.ai_sdk(step),
             WireDialect::AiSdkDataStream => self.ai_sdk_data_stream(step),
             WireDialect::Dify => self.dify(step),
+            WireDialect::AgUi => self.ag_ui(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -116,7 +117,7 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
-                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk | WireDialect::Dify => {
+                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk | WireDialect::Dify | WireDialect::AgUi => {
                     out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
                 }
                 // Pretty-printed elements of one array, as Google writes them: `[{…}\n,\r\n{…}\n]`.
@@ -573,6 +574,42 @@ impl DialectWriter {
         }
     }
 
+    /// AG-UI: `RUN_STARTED`, a `REASONING_MESSAGE_START` / `TEXT_MESSAGE_START` before each run of
+    /// `…_CONTENT` events (and its `…_END` after), then `RUN_FINISHED` (no token counts in the protocol).
+    fn ag_ui(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let event = |fields: Value| (String::new(), fields);
+        let mut out = Vec::new();
+        let kind = match step {
+            Step::Start => {
+                out.push(event(json!({"type": "RUN_STARTED", "threadId": "thread-lab", "runId": format!("run-{}", self.id)})));
+                return out;
+            }
+            Step::End if !self.end.terminal => return out,
+            Step::End => {
+                if let Some((index, open)) = self.open_block.take() {
+                    out.push(event(json!({"type": ag_ui_kind(open, "END"), "messageId": format!("m-{index}")})));
+                }
+                out.push(event(json!({"type": "RUN_FINISHED", "threadId": "thread-lab", "runId": format!("run-{}", self.id)})));
+                return out;
+            }
+            Step::Reasoning(_) => Block::Thinking,
+            Step::Content(_) => Block::Text,
+        };
+        if self.open_block.is_none_or(|(_, open)| open != kind) {
+            if let Some((index, open)) = self.open_block.take() {
+                out.push(event(json!({"type": ag_ui_kind(open, "END"), "messageId": format!("m-{index}")})));
+            }
+            let index = self.sequence as usize;
+            self.sequence += 1;
+            out.push(event(json!({"type": ag_ui_kind(kind, "START"), "messageId": format!("m-{index}"), "role": "assistant"})));
+            self.open_block = Some((index, kind));
+        }
+        let (Step::Reasoning(text) | Step::Content(text)) = step else { return out };
+        let index = self.open_block.map_or(0, |(i, _)| i);
+        out.push(event(json!({"type": ag_ui_kind(kind, "CONTENT"), "messageId": format!("m-{index}"), "delta": text})));
+        out
+    }
+
     /// Ends the open part unless it is `kind`'s, and starts `kind`'s (none: only ends); the part's id.
     fn ai_sdk_block(&mut self, kind: Option<Block>, out: &mut Vec<(String, Value)>) -> String {
         let id_of = |index: usize, block: Block| format!("{}_{index}", if block == Block::Text { "txt" } else { "rs" });
@@ -593,6 +630,12 @@ impl DialectWriter {
         self.open_block = Some((index, kind));
         id_of(index, kind)
     }
+}
+
+/// An AG-UI event type for a message of `kind` at `phase` (`START`, `CONTENT`, `END`).
+fn ag_ui_kind(kind: Block, phase: &str) -> String {
+    let family = if kind == Block::Text { "TEXT_MESSAGE" } else { "REASONING_MESSAGE" };
+    format!("{family}_{phase}")
 }
 
 /// A JSON event whose `type` field is also its SSE event name (Anthropic, Cohere).
@@ -874,6 +917,16 @@ mod tests {
         assert_eq!((end["event"].as_str(), end["metadata"]["usage"]["completion_tokens"].as_u64()), (Some("message_end"), Some(3)));
         assert!(end["task_id"].is_string());
         assert!(!body(WireDialect::Dify, false, false).contains("message_end"));
+    }
+
+    #[test]
+    fn ag_ui_messages_open_stream_and_close() {
+        let events = data_json(&body(WireDialect::AgUi, true, true));
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types, ["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END",
+            "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+        assert_eq!((events[5]["delta"].as_str(), events[5]["messageId"] == events[4]["messageId"]), (Some(" a"), true));
+        assert!(!body(WireDialect::AgUi, false, false).contains("RUN_FINISHED"));
     }
 
     #[test]
