@@ -20,7 +20,7 @@ use crate::stats::{per_read_p50_p99, Percentiles};
 use crate::trace::Trace;
 
 /// Where the token count N used for TPOT came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenCountSource {
     /// `usage.completion_tokens` (less `reasoning_tokens` when reported) as sent by the server.
@@ -31,6 +31,22 @@ pub enum TokenCountSource {
     /// The number of content events (each counted as one token).
     Events,
 }
+
+impl TokenCountSource {
+    /// Every value, for reading one back by its name.
+    const ALL: [TokenCountSource; 3] = [TokenCountSource::Usage, TokenCountSource::UsageWithReasoning, TokenCountSource::Events];
+
+    /// The name it is written as (serde's derive writes it; this reads it back).
+    fn as_str(self) -> &'static str {
+        match self {
+            TokenCountSource::Usage => "usage",
+            TokenCountSource::UsageWithReasoning => "usage_with_reasoning",
+            TokenCountSource::Events => "events",
+        }
+    }
+}
+
+deserialize_by_name!(TokenCountSource => as_str);
 
 /// Everything measured about one run (`Default`: all counts 0, every time `None`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -169,6 +185,17 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_count_source_is_read_back_by_the_name_it_is_written_as() {
+        for (value, name) in TokenCountSource::ALL.into_iter().zip(["usage", "usage_with_reasoning", "events"]) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(value.as_str(), name);
+            assert_eq!(serde_json::from_str::<TokenCountSource>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<TokenCountSource>("\"nonsense\"").is_err());
+    }
     use crate::analysis::analyze;
     use crate::dialect::Dialect;
     use crate::measure::cache::CacheSource;
