@@ -66,7 +66,16 @@ pub enum TimeoutKind {
     Idle,
     /// The whole run took longer than the total limit.
     Total,
+    /// The answer's end marker had arrived and the response was still open [`AFTER_END_LIMIT_MS`] later:
+    /// the run stopped reading (the answer is whole; the `left_open` finding says so).
+    AfterEnd,
 }
+
+/// How long a run goes on reading after the answer's end marker arrived before it stops, when the server
+/// keeps the response open: long enough for what a server sends right after its end marker (the usage
+/// chunk, `[DONE]` after a `finish_reason`: milliseconds later) and for its close, short enough that a
+/// response left open does not keep the report waiting for the idle time-out (30 s by default).
+pub const AFTER_END_LIMIT_MS: f64 = 2_000.0;
 
 /// Where the reader loop ran: the automation contract's `measured_in`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -396,6 +405,18 @@ mod bytes_as_base64ish {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_outs_are_written_and_read_by_their_names() {
+        let kinds = [TimeoutKind::Headers, TimeoutKind::FirstByte, TimeoutKind::Idle, TimeoutKind::Total, TimeoutKind::AfterEnd];
+        for (kind, name) in kinds.into_iter().zip(["headers", "first_byte", "idle", "total", "after_end"]) {
+            let end = TraceEnd::Timeout { at_ms: 2.0, timeout: kind, limit_ms: 1.0 };
+            let json = serde_json::to_string(&end).unwrap();
+            assert!(json.contains(&format!("\"timeout\":\"{name}\"")), "{json}");
+            assert_eq!(serde_json::from_str::<TraceEnd>(&json).unwrap(), end);
+        }
+        assert!(serde_json::from_str::<TimeoutKind>("\"stalled\"").is_err());
+    }
 
     /// Regression (issue 8): every read's bytes were kept, so a long stream's trace grew without bound.
     #[test]

@@ -267,10 +267,12 @@ pub fn is_failed(trace: &Trace, analysis: &Analysis, metrics: &Metrics) -> bool 
 }
 
 /// Whether the answer ended (the dialect's end marker arrived) but the response stayed open until the
-/// idle time-out stopped the run: a whole answer, not a failed one (the `left_open` finding says why the
-/// run took the time-out to end).
+/// run stopped reading: [`AFTER_END_LIMIT_MS`](crate::trace::AFTER_END_LIMIT_MS) after the end marker, or
+/// at the idle time-out. A whole answer, not a failed one (the `left_open` finding says why the run took
+/// a time-out to end).
 pub fn left_open(trace: &Trace, analysis: &Analysis) -> bool {
-    matches!(trace.end, Some(TraceEnd::Timeout { timeout: crate::trace::TimeoutKind::Idle, .. }))
+    use crate::trace::TimeoutKind;
+    matches!(trace.end, Some(TraceEnd::Timeout { timeout: TimeoutKind::Idle | TimeoutKind::AfterEnd, .. }))
         && crate::dialect::stop_reason::end_marker(analysis.dialect).is_some()
         && analysis.ended_properly()
 }
@@ -525,6 +527,27 @@ mod tests {
         reads.push((700.0, "data: [DONE]\n\n".into()));
         let total = trace(200, reads, TraceEnd::Timeout { at_ms: 2_000.0, timeout: TimeoutKind::Total, limit_ms: 2_000.0 });
         assert_eq!(verdict(&total), Verdict::Failed);
+        // Stopped AFTER_END_LIMIT_MS after its end marker: whole too.
+        let mut reads = steady();
+        reads.push((700.0, "data: [DONE]\n\n".into()));
+        let after_end = TraceEnd::Timeout { at_ms: 2_700.0, timeout: TimeoutKind::AfterEnd, limit_ms: crate::trace::AFTER_END_LIMIT_MS };
+        let t = trace(200, reads, after_end);
+        assert!(left_open(&t, &analyze(&t)) && analyze(&t).answer_ended());
+        assert_eq!(verdict(&t), Verdict::Streaming);
+    }
+
+    #[test]
+    fn the_answer_ends_at_its_end_marker_not_at_a_stop_reason_a_marker_follows() {
+        let ended = |reads: Vec<(f64, String)>| analyze(&trace(200, reads, complete(2_000.0))).answer_ended();
+        let mut reads = steady();
+        reads.push((700.0, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n".into()));
+        assert!(!ended(reads.clone()), "OpenAI chat: [DONE] (and the usage chunk) still to come");
+        reads.push((701.0, "data: [DONE]\n\n".into()));
+        assert!(ended(reads));
+        let gemini = |reason: &str| format!("data: {{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":\"hi\"}}]}}{reason}}}]}}\n\n");
+        assert!(!ended(vec![(300.0, gemini(""))]));
+        assert!(ended(vec![(300.0, gemini("")), (320.0, gemini(",\"finishReason\":\"STOP\""))]), "Gemini has no marker: its finishReason");
+        assert!(!ended(vec![(300.0, "data: plain text\n\n".into())]), "no marker in SSE text");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::{Promise, Reflect, Uint8Array};
-use streamscope_core::trace::{ConnectionTiming, Probes, TimeoutKind, TraceEnd};
+use streamscope_core::trace::{ConnectionTiming, Probes, TimeoutKind, TraceEnd, AFTER_END_LIMIT_MS};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
@@ -22,7 +22,7 @@ use super::race::{race_with_deadline, Raced};
 use super::request::{RunSpec, Timeouts};
 use super::resource_timing::connection_timing;
 use super::scope::Scope;
-use super::watchdog::{nearest, Watchdog};
+use super::watchdog::{nearest, AnswerEnd, Watchdog};
 use crate::split::split_part;
 
 /// Where the reader loop puts raw facts, the moment it has them. Implementations must return at once
@@ -52,12 +52,20 @@ pub struct Outcome {
 pub struct Abort {
     controller: AbortController,
     cancelled: Rc<Cell<bool>>,
+    answer_end: Rc<AnswerEnd>,
 }
 
 impl Abort {
     /// A fresh abort switch.
     pub fn new() -> Result<Abort, String> {
-        Ok(Abort { controller: AbortController::new().map_err(describe)?, cancelled: Rc::new(Cell::new(false)) })
+        let controller = AbortController::new().map_err(describe)?;
+        Ok(Abort { controller, cancelled: Rc::new(Cell::new(false)), answer_end: Rc::default() })
+    }
+
+    /// The page saw the answer's end marker in the read at `at_ms`: the run stops reading
+    /// [`AFTER_END_LIMIT_MS`] after it if the response is still open then (`TimeoutKind::AfterEnd`).
+    pub fn answer_ended(&self, at_ms: f64) {
+        self.answer_end.ended_at(at_ms);
     }
 
     /// Aborts the request; the run ends with [`TraceEnd::Cancelled`] and keeps what it recorded.
@@ -163,15 +171,14 @@ async fn read_all(
     let done_key = JsValue::from_str("done");
     let value_key = JsValue::from_str("value");
     // No timer per read: one watchdog for the body's deadlines cancels the reader when one passes.
-    let watchdog = Watchdog::start(scope, &reader, t0, t);
-    let expired = || watchdog.as_ref().and_then(Watchdog::expired);
+    let watchdog = Watchdog::start(scope, &reader, t0, t, abort.answer_end.clone());
     loop {
         let read = JsFuture::from(reader.read()).await;
         let at_ms = now_ms() - t0;
         let result = match read {
             Ok(result) => result,
             Err(e) => {
-                return match expired() {
+                return match watchdog.expired() {
                     Some(kind) => time_out(abort, Some(&reader), at_ms, kind, &t),
                     None => failure(abort, at_ms, e, true),
                 }
@@ -188,13 +195,11 @@ async fn read_all(
                         chunk.copy_from(&bytes);
                     }
                     sink.read(at_ms, chunk);
-                    if let Some(w) = &watchdog {
-                        w.read_at(at_ms);
-                    }
+                    watchdog.read_at(at_ms);
                 }
             }
         }
-        if let Some(kind) = expired() {
+        if let Some(kind) = watchdog.expired() {
             return time_out(abort, Some(&reader), at_ms, kind, &t);
         }
         if done {
@@ -264,6 +269,7 @@ fn time_out(
         TimeoutKind::FirstByte => limits.first_byte_ms,
         TimeoutKind::Idle => limits.idle_ms,
         TimeoutKind::Total => limits.total_ms,
+        TimeoutKind::AfterEnd => Some(AFTER_END_LIMIT_MS),
     };
     TraceEnd::Timeout { at_ms, timeout, limit_ms: limit_ms.unwrap_or(0.0) }
 }

@@ -49,6 +49,16 @@ impl RunHandle {
             Target::Local(abort) => abort.cancel(),
         }
     }
+
+    /// The page saw the answer's end marker in the read at `at_ms` (ms after `fetch()`): the run stops
+    /// reading [`streamscope_core::trace::AFTER_END_LIMIT_MS`] after it if the response is still open.
+    pub fn answer_ended(&self, at_ms: f64) {
+        match &*self.target.borrow() {
+            Target::Pending => {}
+            Target::Worker(run) => client::answer_ended(*run, at_ms),
+            Target::Local(abort) => abort.answer_ended(at_ms),
+        }
+    }
 }
 
 /// Starts measuring `spec` into `feed` (which is reset). Returns the handle to cancel it and the future

@@ -155,6 +155,43 @@ async fn a_404_probes_the_models_lists_with_and_without_v1() {
     assert_eq!(trace.probes.no_cors_reached, None, "a response arrived: no reachability probe");
 }
 
+#[wasm_bindgen_test]
+async fn a_response_left_open_after_its_answer_ended_stops_soon_after_not_at_the_idle_limit() {
+    // The lab sends [DONE] and keeps the response open 20 s; the idle limit is 30 s. The page's drain
+    // says when the answer ended (here a watcher of the feed does): the run stops AFTER_END_LIMIT_MS later.
+    use std::cell::Cell;
+    use streamscope_core::trace::AFTER_END_LIMIT_MS;
+    let feed: SharedFeed = Rc::new(RefCell::new(RunFeed::default()));
+    let spec = get(lab("/v1/chat/completions?tokens=3&cadence_ms=20&first_ms=50&linger_ms=20000"), Timeouts::default());
+    let (handle, run_future) = start_run(spec, feed.clone(), Placement::MainThread);
+    let told_at: Rc<Cell<Option<f64>>> = Rc::default();
+    {
+        let (feed, told_at) = (feed.clone(), told_at.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            while feed.borrow().trace.end.is_none() {
+                let done = feed.borrow().pending.iter().find(|r| r.bytes.windows(6).any(|w| w == b"[DONE]")).map(|r| r.at_ms);
+                if let Some(at_ms) = done {
+                    told_at.set(Some(at_ms));
+                    handle.answer_ended(at_ms);
+                    return;
+                }
+                sleep_ms(20).await;
+            }
+        });
+    }
+    run_future.await;
+    let trace = trace_of(&feed);
+    let done_at = told_at.get().expect("the [DONE] read was seen before the run ended");
+    match trace.end {
+        Some(TraceEnd::Timeout { timeout: TimeoutKind::AfterEnd, at_ms, limit_ms }) => {
+            assert_eq!(limit_ms, AFTER_END_LIMIT_MS);
+            let after = at_ms - done_at;
+            assert!((AFTER_END_LIMIT_MS - 10.0..AFTER_END_LIMIT_MS + 3_000.0).contains(&after), "stopped {after} ms after [DONE]");
+        }
+        other => panic!("expected the after-end stop, got {other:?}"),
+    }
+}
+
 async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();

@@ -5,12 +5,14 @@
 //! not have. Here a stream that keeps arriving costs no timer per read: the timer fires at the nearest
 //! deadline as it stood when armed, looks at the deadline that applies now (a read since then pushed the
 //! idle deadline on) and either arms itself again for what is left or cancels the reader, whose pending
-//! read then ends at once. The loop asks [`Watchdog::expired`] after every read.
+//! read then ends at once. The loop asks [`Watchdog::expired`] after every read. Once the page says the
+//! answer's end marker arrived ([`AnswerEnd`]), one more deadline applies: [`AFTER_END_LIMIT_MS`] after
+//! it, for a server that keeps its response open after the end of the answer.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
-use streamscope_core::trace::TimeoutKind;
+use streamscope_core::trace::{TimeoutKind, AFTER_END_LIMIT_MS};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::ReadableStreamDefaultReader;
@@ -18,6 +20,30 @@ use web_sys::ReadableStreamDefaultReader;
 use super::clock::now_ms;
 use super::request::Timeouts;
 use super::scope::Scope;
+
+/// When the answer's end marker arrived, as the page tells the run (its reads are analysed there), and
+/// how to reach the watchdog watching the run, which then has one more deadline. Shared by a run's
+/// [`super::measure::Abort`] and its watchdog.
+#[derive(Default)]
+pub struct AnswerEnd {
+    /// The read that completed the end marker, ms after `fetch()` (the first the page reported).
+    at_ms: Cell<Option<f64>>,
+    /// The watchdog watching the run, while one does.
+    watchdog: RefCell<Weak<State>>,
+}
+
+impl AnswerEnd {
+    /// The answer's end marker arrived with the read at `at_ms` (ms after `fetch()`); later reports are
+    /// ignored.
+    pub fn ended_at(&self, at_ms: f64) {
+        if self.at_ms.get().is_none() {
+            self.at_ms.set(Some(at_ms));
+            if let Some(state) = self.watchdog.borrow().upgrade() {
+                state.rearm();
+            }
+        }
+    }
+}
 
 /// What the timer looks at.
 struct State {
@@ -28,6 +54,8 @@ struct State {
     timeouts: Timeouts,
     /// The last read's time after `fetch()` (`None` before the first byte).
     last_read_ms: Cell<Option<f64>>,
+    /// The answer's end, once the page has seen it.
+    answer_end: Rc<AnswerEnd>,
     /// The kind of deadline that passed, once one has.
     expired: Cell<Option<TimeoutKind>>,
     timer: Cell<Option<i32>>,
@@ -40,11 +68,18 @@ pub struct Watchdog {
     state: Rc<State>,
 }
 
-/// The deadlines that apply once `last_read_ms` is known (or not yet), as absolute ms after `fetch()`.
-fn deadlines(t: &Timeouts, last_read_ms: Option<f64>) -> [(Option<f64>, TimeoutKind); 3] {
+/// The deadlines that apply once `last_read_ms` is known (or not yet) and the answer's end marker has
+/// arrived at `answer_end_ms` (or not yet), as absolute ms after `fetch()`.
+fn deadlines(t: &Timeouts, last_read_ms: Option<f64>, answer_end_ms: Option<f64>) -> [(Option<f64>, TimeoutKind); 4] {
     let idle = last_read_ms.zip(t.idle_ms).map(|(last, idle)| last + idle);
     let first_byte = if last_read_ms.is_none() { t.first_byte_ms } else { None };
-    [(first_byte, TimeoutKind::FirstByte), (idle, TimeoutKind::Idle), (t.total_ms, TimeoutKind::Total)]
+    let after_end = answer_end_ms.map(|at| at + AFTER_END_LIMIT_MS);
+    [
+        (first_byte, TimeoutKind::FirstByte),
+        (idle, TimeoutKind::Idle),
+        (after_end, TimeoutKind::AfterEnd),
+        (t.total_ms, TimeoutKind::Total),
+    ]
 }
 
 /// The nearest of `deadlines`, with its kind.
@@ -53,9 +88,17 @@ pub fn nearest(deadlines: &[(Option<f64>, TimeoutKind)]) -> Option<(f64, Timeout
 }
 
 impl State {
+    /// Clears the timer and arms it again for the deadlines as they stand now (one may have come sooner).
+    fn rearm(&self) {
+        if let Some(id) = self.timer.take() {
+            self.scope.clear_timeout(id);
+        }
+        self.check();
+    }
+
     /// Arms the timer for the nearest deadline, or cancels the reader if it has passed.
     fn check(&self) {
-        let Some((at_ms, kind)) = nearest(&deadlines(&self.timeouts, self.last_read_ms.get())) else {
+        let Some((at_ms, kind)) = nearest(&deadlines(&self.timeouts, self.last_read_ms.get(), self.answer_end.at_ms.get())) else {
             return;
         };
         let remaining_ms = at_ms - (now_ms() - self.t0_ms);
@@ -72,15 +115,16 @@ impl State {
 }
 
 impl Watchdog {
-    /// Starts watching `reader`, whose `fetch()` was called at `t0_ms`; `None` when no deadline applies.
-    pub fn start(scope: Scope, reader: &ReadableStreamDefaultReader, t0_ms: f64, timeouts: Timeouts) -> Option<Watchdog> {
-        nearest(&deadlines(&timeouts, None))?;
+    /// Starts watching `reader`, whose `fetch()` was called at `t0_ms`, and the answer's end as the page
+    /// reports it.
+    pub fn start(scope: Scope, reader: &ReadableStreamDefaultReader, t0_ms: f64, timeouts: Timeouts, answer_end: Rc<AnswerEnd>) -> Watchdog {
         let state = Rc::new(State {
             scope,
             reader: reader.clone(),
             t0_ms,
             timeouts,
             last_read_ms: Cell::new(None),
+            answer_end,
             expired: Cell::new(None),
             timer: Cell::new(None),
             on_fire: RefCell::new(None),
@@ -94,8 +138,9 @@ impl Watchdog {
             }
         });
         *state.on_fire.borrow_mut() = Some(on_fire);
+        *state.answer_end.watchdog.borrow_mut() = Rc::downgrade(&state);
         state.check();
-        Some(Watchdog { state })
+        Watchdog { state }
     }
 
     /// A read resolved `at_ms` after `fetch()`: it pushes the idle deadline on, which the timer finds
@@ -104,10 +149,7 @@ impl Watchdog {
     pub fn read_at(&self, at_ms: f64) {
         let first = self.state.last_read_ms.replace(Some(at_ms)).is_none();
         if first {
-            if let Some(id) = self.state.timer.take() {
-                self.state.scope.clear_timeout(id);
-            }
-            self.state.check();
+            self.state.rearm();
         }
     }
 

@@ -358,7 +358,7 @@ impl Session {
         let (handle, run) = start_run(spec, feed.clone(), placement());
         let campaign_id = self.local.with_value(|l| l.campaign_id);
         let run_id = self.new_run_id();
-        self.local.update_value(|l| l.handles.push(handle));
+        self.local.update_value(|l| l.handles.push(handle.clone()));
         if publish {
             self.current_side.set(tag.side);
             self.start_error.set(None);
@@ -374,6 +374,8 @@ impl Session {
             publish,
             run_id,
             feed,
+            handle,
+            told_answer_end: false,
             analyzer: None,
             preview_budget: RAW_PREVIEW_TOTAL_BYTES,
             block_main_ms: if publish { block_main_ms() } else { 0.0 },
@@ -440,6 +442,10 @@ struct Drain {
     publish: bool,
     run_id: u64,
     feed: SharedFeed,
+    /// The run's handle, to say when its answer ended.
+    handle: RunHandle,
+    /// Whether the run was told its answer ended ([`RunHandle::answer_ended`]).
+    told_answer_end: bool,
     analyzer: Option<Analyzer>,
     /// What is left of the raw view's preview budget for this run.
     preview_budget: usize,
@@ -544,6 +550,15 @@ impl Drain {
                 self.session.raw_rows.update(|r| r.extend(rows));
             }
             self.maybe_block_main_thread();
+        }
+        // A response left open after the answer's end marker would hold the report until the idle
+        // time-out: the run stops reading a little after the marker instead (`AFTER_END_LIMIT_MS`).
+        let answer_ended = self.analyzer.as_ref().is_some_and(|a| a.analysis().answer_ended());
+        if ended.is_none() && !self.told_answer_end && answer_ended {
+            if let Some(last) = new_reads.last() {
+                self.told_answer_end = true;
+                self.handle.answer_ended(last.at_ms);
+            }
         }
         for read in new_reads {
             feed.trace.push_read(read.at_ms, read.bytes);

@@ -195,6 +195,15 @@ impl Analysis {
         stop_reason::ended_properly(self.dialect, self.saw_done, self.finish_reason.is_some())
     }
 
+    /// Whether the answer has ended: its end marker arrived (`[DONE]`, `message_stop`, ...; for Gemini,
+    /// which has none, a `finishReason`). A stop reason alone is not the end where a marker
+    /// follows it (OpenAI chat: the usage chunk and `[DONE]` come after `finish_reason`, and with `n` > 1
+    /// each choice has its own). A run goes on reading at most [`crate::trace::AFTER_END_LIMIT_MS`]
+    /// after that.
+    pub fn answer_ended(&self) -> bool {
+        self.saw_done || (self.dialect == dialect::Dialect::Gemini && self.finish_reason.is_some())
+    }
+
     fn count_message(&mut self, read_index: usize) {
         self.messages += 1;
         if let Some(n) = self.messages_per_read.get_mut(read_index) {

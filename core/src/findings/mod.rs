@@ -699,10 +699,21 @@ mod tests {
         );
         let f = find(&t, FindingCode::LeftOpen);
         assert_eq!(f.severity, Severity::Warning);
-        assert!(f.detail.contains("160 ms") && f.detail.contains("10.0 s"), "{}", f.detail);
+        assert!(f.detail.contains("160 ms") && f.detail.contains("10.2 s"), "{}", f.detail);
         assert!(f.fix.as_deref().unwrap_or("").contains("res.end()"));
         assert!(!codes(&t).contains(&FindingCode::Stall) && !codes(&t).contains(&FindingCode::Truncated), "{:?}", codes(&t));
         assert_eq!(crate::Report::from_trace(&t).verdict, crate::Verdict::Streaming);
+        // The run stopped reading AFTER_END_LIMIT_MS after the end marker: the same finding.
+        let reads = vec![(100.0, content("ab")), (150.0, content("c")), (160.0, "data: [DONE]\n\n".into())];
+        let limit_ms = crate::trace::AFTER_END_LIMIT_MS;
+        let t = sse(reads, TraceEnd::Timeout { at_ms: 160.0 + limit_ms, timeout: TimeoutKind::AfterEnd, limit_ms });
+        let f = find(&t, FindingCode::LeftOpen);
+        assert!(f.detail.contains("160 ms") && f.detail.contains("2.16 s"), "{}", f.detail);
+        assert_eq!(crate::Report::from_trace(&t).verdict, crate::Verdict::Streaming);
+        // Without the end marker it is a stall, whichever limit stopped it.
+        let cut = vec![(100.0, content("ab")), (150.0, content("c"))];
+        let t = sse(cut, TraceEnd::Timeout { at_ms: 2_150.0, timeout: TimeoutKind::AfterEnd, limit_ms });
+        assert!(codes(&t).contains(&FindingCode::Stall) && !codes(&t).contains(&FindingCode::LeftOpen), "{:?}", codes(&t));
     }
 
     #[test]

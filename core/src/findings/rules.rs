@@ -135,16 +135,16 @@ pub fn timeout(run: &RunFacts) -> Option<Finding> {
                 .with("limit", limit.as_str()),
         )
         .fix(Text::msg(K::TimeoutFirstByteFix)),
-        TimeoutKind::Idle if crate::verdict::left_open(trace, run.analysis) => Finding::new(
+        TimeoutKind::Idle | TimeoutKind::AfterEnd if crate::verdict::left_open(trace, run.analysis) => Finding::new(
             FindingCode::LeftOpen,
             Severity::Warning,
             Text::msg(K::LeftOpenTitle),
             Text::msg(K::LeftOpenDetail)
                 .with("at", metrics.total_ms.map_or_else(|| Text::msg(K::UnknownTime), |t| ms(t).into()))
-                .with("limit", limit.as_str()),
+                .with("end", ms(*at_ms)),
         )
         .fix(Text::msg(K::LeftOpenFix)),
-        TimeoutKind::Idle => {
+        TimeoutKind::Idle | TimeoutKind::AfterEnd => {
             let last = metrics
                 .total_ms
                 .map_or_else(|| Text::msg(K::StallAfterStart), |t| Text::msg(K::StallAfterLast).with("at", ms(t)));

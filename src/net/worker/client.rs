@@ -161,6 +161,15 @@ pub fn cancel(run: u32) {
     }
 }
 
+/// Tells the worker that `run`'s answer ended with its read at `at_ms` ([`protocol::ANSWER_END`]).
+pub fn answer_ended(run: u32, at_ms: f64) {
+    if let Some(worker) = &client().worker {
+        let m = message(protocol::ANSWER_END, Some(run));
+        set(&m, "at_ms", &JsValue::from_f64(at_ms));
+        let _ = worker.post_message(&m);
+    }
+}
+
 /// Asks the worker for every run's reads that wait there (they arrive as a message, usually within a
 /// millisecond): called as the page schedules a drawing, so they are in the feed when it draws. A no-op
 /// before the worker is ready.

@@ -14,11 +14,12 @@ fn opt_bool(value: Option<bool>) -> JsValue {
     value.map_or(JsValue::NULL, JsValue::from_bool)
 }
 
-const TIMEOUT_KINDS: [(TimeoutKind, &str); 4] = [
+const TIMEOUT_KINDS: [(TimeoutKind, &str); 5] = [
     (TimeoutKind::Headers, "headers"),
     (TimeoutKind::FirstByte, "first_byte"),
     (TimeoutKind::Idle, "idle"),
     (TimeoutKind::Total, "total"),
+    (TimeoutKind::AfterEnd, "after_end"),
 ];
 
 /// `end` as `{kind, at_ms, ...}`: `message` and `during_body` for a network error, `timeout` and

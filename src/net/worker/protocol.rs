@@ -6,8 +6,9 @@
 //! `Float64Array`.
 //!
 //! page -> worker: `load {js, wasm}` (first, read by the loader script, `streamscope-worker_loader.js`:
-//! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `pull` (post the reads waiting,
-//! every run's: sent when the page is about to draw).
+//! the page's glue and wasm to run), `start {run, spec}`, `cancel {run}`, `answer_end {run, at_ms}` (the
+//! page saw the answer's end marker in the read at `at_ms`), `pull` (post the reads waiting, every run's:
+//! sent when the page is about to draw).
 //! worker -> page: `ready` (or `failed {message}`), `started {run, t0_origin_ms, unix_ms}`,
 //! `headers {run, at_ms, status, headers: [[name, value]]}`,
 //! `reads {run, at_ms: Float64Array, chunks: [Uint8Array]}`, `end {run, end, connection, probes}`.
@@ -25,6 +26,9 @@ pub const FAILED: &str = "failed";
 pub const START: &str = "start";
 /// Page -> worker: cancel run `run`.
 pub const CANCEL: &str = "cancel";
+/// Page -> worker: the answer's end marker arrived in run `run`'s read at `at_ms` (the run stops reading
+/// a little later if the response stays open: `measure::Abort::answer_ended`).
+pub const ANSWER_END: &str = "answer_end";
 /// Page -> worker: post every run's waiting reads now (the page is about to draw them).
 pub const PULL: &str = "pull";
 /// Worker -> page: `fetch()` is called now.

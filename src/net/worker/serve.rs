@@ -74,6 +74,11 @@ fn listen() {
                     abort.cancel();
                 }
             }
+            Some(protocol::ANSWER_END) => {
+                if let (Some((abort, _)), Some(at_ms)) = (runs.borrow().get(&run), protocol::get_f64(&data, "at_ms")) {
+                    abort.answer_ended(at_ms);
+                }
+            }
             _ => {}
         }
     });

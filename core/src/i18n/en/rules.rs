@@ -28,7 +28,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::TimeoutTotalTitle => "The run hit the total time limit",
         RulesKey::TimeoutTotalDetail => "The run was stopped at the total limit of {limit}. By then: {received}.",
         RulesKey::LeftOpenTitle => "The response stayed open after the answer ended",
-        RulesKey::LeftOpenDetail => "The answer was complete at {at} (the stream's end marker had arrived), but the server kept the response open: nothing more came for {limit} and the run was stopped. Clients that read to the end of the body (a fetch reader, EventSource, a proxy) wait until they time out; SDKs that stop at the end marker do not notice.",
+        RulesKey::LeftOpenDetail => "The answer was complete at {at} (the stream's end marker had arrived), but the server kept the response open, and the run stopped reading at {end}. Clients that read to the end of the body (a fetch reader, EventSource, a proxy) wait until they time out; SDKs that stop at the end marker do not notice.",
         RulesKey::LeftOpenFix => "End the response once the end marker is sent (res.end(), return from the stream's generator, close the writer). A proxy in between may hold it open too: run once straight to the server to see which.",
         RulesKey::TimeoutTotalFix => "Raise the total time-out or lower max_tokens. Prefer an idle time-out (no data for N s) over a total one, so long answers that keep flowing are not cut off.",
         RulesKey::CancelledTitle => "The run was cancelled",

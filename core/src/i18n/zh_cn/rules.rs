@@ -28,7 +28,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::TimeoutTotalTitle => "运行达到了总时长上限",
         RulesKey::TimeoutTotalDetail => "运行在达到总时长上限 {limit} 时被停止。此时已收到：{received}。",
         RulesKey::LeftOpenTitle => "回答结束后响应仍未关闭",
-        RulesKey::LeftOpenDetail => "回答在 {at} 已完整（流的结束标记已到达），但服务器没有关闭响应：之后 {limit} 内再无任何数据，运行被停止。读到响应体末尾才结束的客户端（fetch 读取器、EventSource、代理）会一直等到超时；在结束标记处停止的 SDK 不会察觉。",
+        RulesKey::LeftOpenDetail => "回答在 {at} 已完整（流的结束标记已到达），但服务器没有关闭响应，运行在 {end} 停止读取。读到响应体末尾才结束的客户端（fetch 读取器、EventSource、代理）会一直等到超时；在结束标记处停止的 SDK 不会察觉。",
         RulesKey::LeftOpenFix => "发送结束标记后就结束响应（res.end()、从流的生成器返回、关闭写入端）。中间的代理也可能让响应保持打开：直接连一次服务器，看看是哪一方。",
         RulesKey::TimeoutTotalFix => "调大总超时，或调小 max_tokens。优先使用空闲超时（N 秒无数据）而不是总超时，这样持续输出的长回答就不会被截断。",
         RulesKey::CancelledTitle => "运行已取消",
