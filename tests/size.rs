@@ -85,7 +85,9 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// more stream formats and a misread end (TGI, Mistral's content lists, the AI SDK's two streams, Gemini's
 /// JSON array, Dify, `left_open`): 493,814 -> 494,834 B, paid for within the session by evidence written
 /// without serde's `Value` serializer and names written by one table (BENCHMARKS.md, Size, "Six more
-/// stream formats").
+/// stream formats"). Held again the next morning for AG-UI and a response left open stopped 2 s after its
+/// end marker: 494,834 -> 494,876 B, paid for by nine enums read back by their names instead of serde's
+/// derived readers (BENCHMARKS.md, Size, "AG-UI read").
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
 const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 495_000;
 
@@ -104,7 +106,8 @@ const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 495_000;
 /// run's JSON was read by `core::json` instead of serde_json's reader and its exact float tables, 352,044 B
 /// once no `json!` object was left to format serde_json's errors; 352,511 B on 2026-12-06, night, with
 /// Azure's content filter, tool calls and three more dialects read, paid for by loops instead of
-/// flattened iterators), rounded up to the next 5 KB. Never raise it to let a change in.
+/// flattened iterators), rounded up to the next 5 KB; 354,973 B on 2026-12-07, morning, with AG-UI read
+/// and a response left open stopped 2 s after its end marker. Never raise it to let a change in.
 const RATCHET_RUN_WASM_GZIP_BYTES: u64 = 355_000;
 
 /// The chunks a run loads: its own two, and each shared chunk the loader lists for either.
