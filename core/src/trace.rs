@@ -71,6 +71,19 @@ pub enum TimeoutKind {
     AfterEnd,
 }
 
+impl TimeoutKind {
+    /// The name it is written as (serde's derive writes it in reports; this writes it in evidence).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeoutKind::Headers => "headers",
+            TimeoutKind::FirstByte => "first_byte",
+            TimeoutKind::Idle => "idle",
+            TimeoutKind::Total => "total",
+            TimeoutKind::AfterEnd => "after_end",
+        }
+    }
+}
+
 /// How long a run goes on reading after the answer's end marker arrived before it stops, when the server
 /// keeps the response open: long enough for what a server sends right after its end marker (the usage
 /// chunk, `[DONE]` after a `finish_reason`: milliseconds later) and for its close, short enough that a
@@ -413,6 +426,7 @@ mod tests {
             let end = TraceEnd::Timeout { at_ms: 2.0, timeout: kind, limit_ms: 1.0 };
             let json = serde_json::to_string(&end).unwrap();
             assert!(json.contains(&format!("\"timeout\":\"{name}\"")), "{json}");
+            assert_eq!(kind.as_str(), name);
             assert_eq!(serde_json::from_str::<TraceEnd>(&json).unwrap(), end);
         }
         assert!(serde_json::from_str::<TimeoutKind>("\"stalled\"").is_err());

@@ -32,8 +32,8 @@ impl ErrorShape {
     /// Every value, for reading one back by its name.
     const ALL: [ErrorShape; 6] = [ErrorShape::Openai, ErrorShape::Anthropic, ErrorShape::OtherJson, ErrorShape::Html, ErrorShape::Text, ErrorShape::Empty];
 
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
+    /// The name it is written as (serde's derive writes it; this reads it back, and writes it in evidence).
+    pub fn as_str(self) -> &'static str {
         match self {
             ErrorShape::Openai => "openai",
             ErrorShape::Anthropic => "anthropic",

@@ -90,17 +90,13 @@ macro_rules! to_json_by_name {
 }
 to_json_by_name!(
     crate::dialect::Dialect,
+    crate::dialect::error_body::ErrorShape,
     crate::findings::FindingCode,
     crate::wire::framing::Framing,
     crate::dialect::StopReason,
+    crate::trace::TimeoutKind,
     crate::verdict::Verdict
 );
-
-/// The enums without a name of their own, through serde (one small instance each).
-macro_rules! to_json_by_serde {
-    ($($t:ty),*) => { $( impl ToJson for $t { fn to_json(&self) -> Value { serde_json::to_value(self).unwrap_or(Value::Null) } } )* };
-}
-to_json_by_serde!(crate::dialect::error_body::ErrorShape, crate::trace::TimeoutKind);
 
 impl ToJson for serde_json::Map<String, Value> {
     fn to_json(&self) -> Value {
@@ -139,6 +135,8 @@ mod tests {
         same(&Verdict::Buffered);
         same(&crate::wire::framing::Framing::Ndjson);
         same(&crate::trace::TimeoutKind::FirstByte);
+        same(&crate::trace::TimeoutKind::AfterEnd);
+        same(&crate::dialect::error_body::ErrorShape::OtherJson);
         same(&serde_json::json!({"a": [1, {"b": null}]}));
     }
 }
