@@ -2,7 +2,8 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
-use super::parts::{form_advice_panel, model_in_body};
+use super::parts::{form_advice_panel, model_in_body, plan_campaign};
+use super::split::ready_now;
 use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
 use streamscope_core::config::presets::ApiPreset;
 use streamscope_core::decimal::{format_decimal, parse_decimal};
@@ -183,94 +184,150 @@ pub struct RunRequest {
     share_key_b: bool,
 }
 
-/// The runs the form described, in rounds (A, B, A, B … for a comparison; a level's streams together for
-/// a sweep; hop 1, 2, … repeated for a ladder), and how to summarise them.
-pub fn plan_from_form(request: &RunRequest) -> CampaignPlan {
-    let config = &request.config;
-    let mut headers = parse_headers(request.extra_headers.expose());
-    let key = request.api_key.expose();
-    // The preset knows how its API wants the key; an exact request sends it as a bearer token (Azure
-    // OpenAI's hosts, in an `api-key` header).
-    let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
-    let (_, url_a, _) = config.request();
-    headers.extend(api.headers(key, &url_a));
-    let headers: Vec<(String, Secret)> = headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect();
-    // A target on another origin (side B, a hop) gets no key and no credential header unless the user
-    // ticked it.
-    let share = request.share_key_b;
-    let headers_for = |url: &str| -> Vec<(String, Secret)> {
-        if origin(url) != origin(&url_a) && !share {
-            headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
-        } else {
-            headers.clone()
+/// How the specs of a press of Run are made from request lines: the headers (a credential header goes to
+/// another origin than the main request's only when the user ticked it), the time-outs, and whether the
+/// key has whitespace around it.
+struct SpecMaker {
+    headers: Vec<(String, Secret)>,
+    url_a: String,
+    share: bool,
+    timeouts: Timeouts,
+    key_has_whitespace: bool,
+}
+
+impl SpecMaker {
+    /// The form's headers and key as the preset (or an exact request) sends them, for this request.
+    fn of(request: &RunRequest) -> SpecMaker {
+        let config = &request.config;
+        let mut headers = parse_headers(request.extra_headers.expose());
+        let key = request.api_key.expose();
+        // The preset knows how its API wants the key; an exact request sends it as a bearer token (Azure
+        // OpenAI's hosts, in an `api-key` header).
+        let api = if config.mode == RequestMode::Preset { config.preset } else { ApiPreset::OpenaiChat };
+        let (_, url_a, _) = config.request();
+        headers.extend(api.headers(key, &url_a));
+        let t = config.timeouts_s;
+        SpecMaker {
+            headers: headers.into_iter().map(|(n, v)| (n, Secret::new(v))).collect(),
+            url_a,
+            share: request.share_key_b,
+            timeouts: Timeouts {
+                headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
+                first_byte_ms: TimeoutsSeconds::limit_ms(t.first_byte_s),
+                idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
+                total_ms: TimeoutsSeconds::limit_ms(t.total_s),
+            },
+            key_has_whitespace: key.trim() != key,
         }
+    }
+
+    /// The spec of one request line (method, URL, body).
+    fn spec(&self, (method, url, body): RequestLine) -> RunSpec {
+        // A target on another origin (side B, a hop) gets no key and no credential header unless the user
+        // ticked it.
+        let headers = if origin(&url) != origin(&self.url_a) && !self.share {
+            self.headers.iter().filter(|(n, _)| !is_credential_header(n)).cloned().collect()
+        } else {
+            self.headers.clone()
+        };
+        RunSpec { headers, url, method, body, timeouts: self.timeouts, key_has_whitespace: self.key_has_whitespace }
+    }
+}
+
+/// One request line: method, URL, body.
+pub type RequestLine = (String, String, Option<String>);
+
+/// A campaign's rounds as indices into its request lines (the runs of a round start together), and how
+/// to summarise them.
+pub type CampaignRounds = (Vec<Vec<(RunTag, usize)>>, Layout);
+
+/// The runs the form described, in rounds, and how to summarise them. The request lines are made here;
+/// the repeats of one request are planned here too, and a comparison, a sweep or a ladder by
+/// [`plan_campaign_rounds`], whose code is the `campaign` chunk's (`parts::plan_campaign`; fetched before
+/// such a campaign starts). `None` when that code is missing.
+pub fn plan_from_form(request: &RunRequest) -> Option<CampaignPlan> {
+    let config = &request.config;
+    let kind = config.campaign_kind();
+    let lines: Vec<RequestLine> = match kind {
+        CampaignKind::Hops => (0..config.hops.len()).filter_map(|i| config.request_at_hop(i)).collect(),
+        CampaignKind::Compare => {
+            let a = config.request();
+            let b = config.request_b().unwrap_or_else(|| a.clone());
+            vec![a, b]
+        }
+        CampaignKind::Sweep | CampaignKind::Runs => vec![config.request()],
     };
-    let t = config.timeouts_s;
-    let timeouts = Timeouts {
-        headers_ms: TimeoutsSeconds::limit_ms(t.headers_s),
-        first_byte_ms: TimeoutsSeconds::limit_ms(t.first_byte_s),
-        idle_ms: TimeoutsSeconds::limit_ms(t.idle_s),
-        total_ms: TimeoutsSeconds::limit_ms(t.total_s),
+    let (planned, layout) = if kind == CampaignKind::Runs {
+        ((0..config.repeat).map(|_| vec![(RunTag::default(), 0)]).collect(), Layout::Runs)
+    } else {
+        ready_now(plan_campaign(config, &lines)).and_then(Result::ok)?
     };
-    let key_has_whitespace = key.trim() != key;
-    let spec = |(method, url, body): (String, String, Option<String>)| RunSpec {
-        headers: headers_for(&url),
-        url,
-        method,
-        body,
-        timeouts,
-        key_has_whitespace,
-    };
-    let a = (RunTag::default(), spec(config.request()));
+    let specs = SpecMaker::of(request);
+    let made: Vec<RunSpec> = lines.into_iter().map(|line| specs.spec(line)).collect();
+    let mut rounds = Vec::with_capacity(planned.len());
+    for round in planned {
+        rounds.push(round.into_iter().filter_map(|(tag, line)| Some((tag, made.get(line)?.clone()))).collect());
+    }
+    Some(CampaignPlan { rounds, layout })
+}
+
+/// The rounds of a comparison (`lines`: A, B; run A, B, A, B … or A and B together), a sweep (`lines`: the
+/// one request; a level's streams together) or a ladder (`lines`: each hop's; hop 1, 2, … repeated), and
+/// how to summarise them.
+pub fn plan_campaign_rounds(config: &PageConfig, lines: &[RequestLine]) -> CampaignRounds {
     match config.campaign_kind() {
         CampaignKind::Hops => {
-            let specs: Vec<RunSpec> = (0..config.hops.len()).filter_map(|i| config.request_at_hop(i)).map(spec).collect();
-            let urls: Vec<String> = specs.iter().map(|s| redact_url(&s.url).into_owned()).collect();
-            let defaults = hop_labels(&urls);
-            let labels = defaults
-                .into_iter()
-                .enumerate()
-                .map(|(i, d)| config.hop_labels.get(i).map(|l| l.trim()).filter(|l| !l.is_empty()).map_or(d, str::to_string))
-                .collect();
-            let mut rounds = Vec::new();
-            for _ in 0..config.repeat {
-                for (i, s) in specs.iter().enumerate() {
-                    rounds.push(vec![(RunTag { side: Side::A, group: i as u32 }, s.clone())]);
+            let urls: Vec<String> = lines.iter().map(|(_, url, _)| redact_url(url).into_owned()).collect();
+            let mut labels = hop_labels(&urls);
+            for (label, own) in labels.iter_mut().zip(&config.hop_labels) {
+                if !own.trim().is_empty() {
+                    *label = own.trim().to_string();
                 }
             }
-            CampaignPlan { rounds, layout: Layout::Hops(HopsSetup { urls, labels }) }
+            let mut rounds = Vec::new();
+            for _ in 0..config.repeat {
+                for i in 0..lines.len() {
+                    rounds.push(vec![(RunTag { side: Side::A, group: i as u32 }, i)]);
+                }
+            }
+            (rounds, Layout::Hops(HopsSetup { urls, labels }))
         }
         CampaignKind::Sweep => {
             let mut rounds = Vec::new();
             for &level in &config.concurrency {
                 let tag = RunTag { side: Side::A, group: level };
                 for _ in 0..config.per_level {
-                    rounds.push(vec![(tag, a.1.clone()); level as usize]);
+                    rounds.push((0..level).map(|_| (tag, 0)).collect());
                 }
             }
-            CampaignPlan { rounds, layout: Layout::Sweep(SweepSetup { levels: config.concurrency.clone(), per_level: config.per_level }) }
+            let levels = config.concurrency.to_vec();
+            (rounds, Layout::Sweep(SweepSetup { levels, per_level: config.per_level }))
         }
         CampaignKind::Compare => {
-            let b = config.request_b().map(spec).unwrap_or_else(|| a.1.clone());
-            let setup = match config.mode {
-                RequestMode::Preset => CompareSetup {
+            let setup = match (&config.mode, lines) {
+                (RequestMode::Exact, [a, b, ..]) => {
+                    let (label_a, label_b) = pair_labels(&redact_url(&a.1), &redact_url(&b.1));
+                    CompareSetup { subject: Subject::Path, label_a, label_b }
+                }
+                _ => CompareSetup {
                     subject: Subject::Model,
                     label_a: config.model.clone(),
                     label_b: config.vs_model.clone().unwrap_or_default(),
                 },
-                RequestMode::Exact => {
-                    let (label_a, label_b) = pair_labels(&redact_url(&a.1.url), &redact_url(&b.url));
-                    CompareSetup { subject: Subject::Path, label_a, label_b }
-                }
             };
-            let runs: Vec<(RunTag, RunSpec)> = schedule(config.repeat, true)
-                .into_iter()
-                .map(|side| (RunTag { side, group: 0 }, if side == Side::A { a.1.clone() } else { b.clone() }))
-                .collect();
-            let rounds = if config.at_once { runs.chunks(2).map(<[_]>::to_vec).collect() } else { runs.into_iter().map(|r| vec![r]).collect() };
-            CampaignPlan { rounds, layout: Layout::Compare(setup) }
+            let runs: Vec<(RunTag, usize)> =
+                schedule(config.repeat, true).iter().map(|&side| (RunTag { side, group: 0 }, usize::from(side == Side::B))).collect();
+            // One run a round, or A and B together.
+            let mut rounds: Vec<Vec<(RunTag, usize)>> = Vec::new();
+            for (i, &run) in runs.iter().enumerate() {
+                match rounds.last_mut() {
+                    Some(round) if config.at_once && i % 2 == 1 => round.push(run),
+                    _ => rounds.push(vec![run]),
+                }
+            }
+            (rounds, Layout::Compare(setup))
         }
-        CampaignKind::Runs => CampaignPlan { rounds: (0..config.repeat).map(|_| vec![a.clone()]).collect(), layout: Layout::Runs },
+        CampaignKind::Runs => ((0..config.repeat).map(|_| vec![(RunTag::default(), 0)]).collect(), Layout::Runs),
     }
 }
 

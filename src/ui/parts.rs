@@ -30,7 +30,7 @@ use super::text_view::TextView;
 use super::timeline::Timeline;
 use super::cache_connection::CacheAndConnection;
 use super::compare_panel::ComparePanel;
-use super::form::{plan_from_form, FormAdvice, FormState, RunRequest};
+use super::form::{plan_campaign_rounds, plan_from_form, CampaignRounds, FormAdvice, FormState, RequestLine, RunRequest};
 use super::handoff::Handoff;
 use super::hops_panel::HopsPanel;
 use super::prefix_check::PrefixCheckPanel;
@@ -106,8 +106,9 @@ split_parts! { after, preload_every_part;
     }
 
     preload_campaign_plan;
-    /// The rounds of runs a press of Run measures, planned from what the form said at the click.
-    pub fn campaign_plan(request: &RunRequest) -> CampaignPlan {
+    /// The rounds of runs a press of Run measures, planned from what the form said at the click (`None`
+    /// when the `campaign` chunk, which plans a comparison, a sweep or a ladder, is missing).
+    pub fn campaign_plan(request: &RunRequest) -> Option<CampaignPlan> {
         plan_from_form(request)
     }
 
@@ -137,6 +138,13 @@ split_parts! { campaign, preload_campaign_views;
 
     preload_hops_panel; fn hops_panel(session: Session) -> AnyView {
         view! { <HopsPanel session=session /> }.into_any()
+    }
+
+    preload_plan_campaign;
+    /// The rounds of a comparison, a sweep or a ladder (`form::plan_from_form` plans a single request's
+    /// repeats itself).
+    pub fn plan_campaign(config: &PageConfig, lines: &[RequestLine]) -> CampaignRounds {
+        plan_campaign_rounds(config, lines)
     }
 
     preload_campaign_report;

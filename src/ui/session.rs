@@ -234,7 +234,7 @@ impl Session {
             return;
         }
         // Ready at once: the parts are loaded (checked above).
-        let Some(Ok(plan)) = ready_now(campaign_plan(&request)) else { return self.part_missing() };
+        let Some(Ok(Some(plan))) = ready_now(campaign_plan(&request)) else { return self.part_missing() };
         self.start_error.set(None);
         self.local.update_value(|l| l.campaign_id += 1);
         self.config.set(Some(request.config));
