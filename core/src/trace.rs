@@ -91,7 +91,7 @@ impl TimeoutKind {
 pub const AFTER_END_LIMIT_MS: f64 = 2_000.0;
 
 /// Where the reader loop ran: the automation contract's `measured_in`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MeasuredIn {
     /// A dedicated Web Worker: the page's rendering cannot delay a timestamp.
@@ -100,6 +100,21 @@ pub enum MeasuredIn {
     /// page can delay reads and merge chunks.
     MainThread,
 }
+
+impl MeasuredIn {
+    /// Every value, for reading one back by its name.
+    const ALL: [MeasuredIn; 2] = [MeasuredIn::Worker, MeasuredIn::MainThread];
+
+    /// The name it is written as (serde's derive writes it; this reads it back).
+    fn as_str(self) -> &'static str {
+        match self {
+            MeasuredIn::Worker => "worker",
+            MeasuredIn::MainThread => "main-thread",
+        }
+    }
+}
+
+deserialize_by_name!(MeasuredIn => as_str);
 
 /// How the run ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -418,6 +433,17 @@ mod bytes_as_base64ish {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measured_in_is_read_back_by_the_name_it_is_written_as() {
+        for (value, name) in MeasuredIn::ALL.into_iter().zip(["worker", "main-thread"]) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(value.as_str(), name);
+            assert_eq!(serde_json::from_str::<MeasuredIn>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<MeasuredIn>("\"nonsense\"").is_err());
+    }
 
     #[test]
     fn time_outs_are_written_and_read_by_their_names() {

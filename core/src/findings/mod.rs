@@ -37,7 +37,7 @@ use crate::verdict::Verdict;
 pub use rules::LONG_LINE_BYTES;
 
 /// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; nothing to fix.
@@ -47,6 +47,22 @@ pub enum Severity {
     /// The run failed or the stream is broken.
     Error,
 }
+
+impl Severity {
+    /// Every value, for reading one back by its name.
+    const ALL: [Severity; 3] = [Severity::Info, Severity::Warning, Severity::Error];
+
+    /// The name it is written as (serde's derive writes it; this reads it back).
+    fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+deserialize_by_name!(Severity => as_str);
 
 string_enum! {
     /// The stable snake_case identifier of a finding (tests and automation match on it); serialised as
@@ -482,6 +498,17 @@ pub fn one_per_code(findings: Vec<Finding>) -> Vec<Finding> {
 mod tests {
     use serde_json::json;
     use super::*;
+
+    #[test]
+    fn severity_is_read_back_by_the_name_it_is_written_as() {
+        for (value, name) in Severity::ALL.into_iter().zip(["info", "warning", "error"]) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(value.as_str(), name);
+            assert_eq!(serde_json::from_str::<Severity>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<Severity>("\"nonsense\"").is_err());
+    }
     use crate::analysis::analyze;
     use crate::trace::{ReadChunk, TimeoutKind};
     use crate::verdict::classify;

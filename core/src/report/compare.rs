@@ -10,7 +10,7 @@ use crate::text::{bytes as size, ms};
 use crate::verdict::{buffered_signals, held_start, BufferedSignal, Verdict};
 
 /// What differs between A and B, so the sentence speaks of the right thing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subject {
     /// Two URLs for the same model (e.g. through a proxy and direct).
@@ -18,6 +18,21 @@ pub enum Subject {
     /// One base URL, two model ids.
     Model,
 }
+
+impl Subject {
+    /// Every value, for reading one back by its name.
+    const ALL: [Subject; 2] = [Subject::Path, Subject::Model];
+
+    /// The name it is written as (serde's derive writes it; this reads it back).
+    fn as_str(self) -> &'static str {
+        match self {
+            Subject::Path => "path",
+            Subject::Model => "model",
+        }
+    }
+}
+
+deserialize_by_name!(Subject => as_str);
 
 /// Which side a run belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -201,4 +216,20 @@ pub fn sentence_words(subject: Subject, label_a: &str, label_b: &str, a: &RunsSu
         sentence = sentence.then(Text::msg(key).with("b", label_b).with("delta", ms(total.abs())));
     }
     sentence.then(Text::msg(K::End))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn subject_is_read_back_by_the_name_it_is_written_as() {
+        for (value, name) in Subject::ALL.into_iter().zip(["path", "model"]) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(value.as_str(), name);
+            assert_eq!(serde_json::from_str::<Subject>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<Subject>("\"nonsense\"").is_err());
+    }
 }

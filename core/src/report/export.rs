@@ -118,7 +118,7 @@ fn read(text: &str) -> Result<Imported, Text> {
 }
 
 /// Where an imported report's figures come from, as `#report-json` says (`imported_from`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ImportSource {
     /// Recomputed here from the export's traces (the file's own report is not used).
@@ -126,6 +126,21 @@ pub enum ImportSource {
     /// A bare report: its figures as written in the file, with nothing to recompute them from.
     Report,
 }
+
+impl ImportSource {
+    /// Every value, for reading one back by its name.
+    const ALL: [ImportSource; 2] = [ImportSource::Traces, ImportSource::Report];
+
+    /// The name it is written as (serde's derive writes it; this reads it back).
+    fn as_str(self) -> &'static str {
+        match self {
+            ImportSource::Traces => "traces",
+            ImportSource::Report => "report",
+        }
+    }
+}
+
+deserialize_by_name!(ImportSource => as_str);
 
 /// An export as an import reads it: of the report written in the file only how its runs were grouped;
 /// everything shown is recomputed from the traces ([`ImportedExport::recompute`]). So a report the page
@@ -378,5 +393,21 @@ mod import_tests {
         assert_eq!(plain, expected);
         let text = report_json_text(&report, None, Lang::ZhCn);
         assert!(text.ends_with(",\n  \"lang\": \"zh-CN\"\n}"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn import_source_is_read_back_by_the_name_it_is_written_as() {
+        for (value, name) in ImportSource::ALL.into_iter().zip(["traces", "report"]) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(value.as_str(), name);
+            assert_eq!(serde_json::from_str::<ImportSource>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<ImportSource>("\"nonsense\"").is_err());
     }
 }
