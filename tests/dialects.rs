@@ -122,6 +122,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("dify", "dify", "usage"),
             // AG-UI has no token counts: N is the content events.
             ("ag-ui", "ag-ui", "events"),
+            ("langgraph", "langgraph", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

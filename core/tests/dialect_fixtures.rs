@@ -22,6 +22,7 @@ const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
 const DIFY: &str = include_str!("fixtures/dify_chat_messages.sse");
 const AG_UI: &str = include_str!("fixtures/ag_ui_run.sse");
+const LANGGRAPH: &str = include_str!("fixtures/langgraph_messages_tuple.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -565,4 +566,21 @@ fn ag_ui_fixture() {
     assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
     assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
     assert!(codes(&report(SSE, &without(&parts, |p| p.contains("RUN_FINISHED")))).contains(&"truncated"));
+}
+
+#[test]
+fn langgraph_fixture() {
+    let parts = messages(LANGGRAPH, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::LangGraph);
+    // The user's message, echoed in `values` before the answer, is not its text.
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    // `metadata`, `values` and the role-only first chunk come before the first token (read 4, 160 ms).
+    assert_eq!((r.content_events, r.ttft_ms), (10, Some(160.0)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(13), Some(10))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
+    assert!(codes(&report(SSE, &without(&parts, |p| p.contains("event: end")))).contains(&"truncated"));
 }

@@ -350,7 +350,12 @@ impl Analysis {
                 return;
             }
         }
-        match classify_payload(data) {
+        if self.dialect == Dialect::LangGraph && dialect::langgraph::is_end(event) {
+            // LangGraph's end event; its data is `null`.
+            self.emit(at_ms, read_index, EventKind::Done, None);
+            return;
+        }
+        match dialect::classify_sse_payload(data, event) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Object(v) => {
                 if self.dialect == Dialect::Unknown {

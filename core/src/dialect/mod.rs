@@ -24,6 +24,7 @@ pub mod content_filter;
 pub mod dify;
 pub mod error_body;
 pub mod gemini;
+pub mod langgraph;
 pub mod llama_cpp;
 pub mod models_list;
 pub mod ollama;
@@ -65,6 +66,8 @@ pub enum Dialect {
     Dify,
     /// The AG-UI protocol (`{"type": "TEXT_MESSAGE_CONTENT", "delta": …}` events, `RUN_FINISHED`).
     AgUi,
+    /// LangGraph's run stream (`event: messages` with `[message chunk, metadata]`, `event: end`).
+    LangGraph,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -78,7 +81,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, `unknown` last.
-    pub const ALL: [Dialect; 15] = [
+    pub const ALL: [Dialect; 16] = [
         Dialect::OpenaiChat,
         Dialect::OpenaiResponses,
         Dialect::Anthropic,
@@ -90,6 +93,7 @@ impl Dialect {
         Dialect::AiSdk,
         Dialect::Dify,
         Dialect::AgUi,
+        Dialect::LangGraph,
         Dialect::SseText,
         Dialect::Ollama,
         Dialect::Raw,
@@ -116,6 +120,7 @@ impl Dialect {
             Dialect::AiSdk => "ai-sdk",
             Dialect::Dify => "dify",
             Dialect::AgUi => "ag-ui",
+            Dialect::LangGraph => "langgraph",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -262,6 +267,17 @@ pub(crate) fn non_empty_str(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
+/// [`classify_payload`] for an SSE event's data: LangGraph's `messages` events carry an array, read as
+/// [`Payload::Object`] too.
+pub fn classify_sse_payload(data: &str, event: Option<&str>) -> Payload {
+    if langgraph::is_messages(event) && data.trim_start().starts_with('[') {
+        if let Ok(v) = crate::json::parse_value(data) {
+            return Payload::Object(v);
+        }
+    }
+    classify_payload(data)
+}
+
 /// Classifies a data payload as the end marker, a JSON object or something else.
 pub fn classify_payload(data: &str) -> Payload {
     if openai::is_done(data) {
@@ -297,6 +313,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::Dify)
     } else if ag_ui::is_ag_ui_event(v) {
         Some(Dialect::AgUi)
+    } else if langgraph::is_langgraph_event(v, event) {
+        Some(Dialect::LangGraph)
     } else {
         None
     }
@@ -327,6 +345,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::AiSdk => ai_sdk::event_facts(v),
         Dialect::Dify => dify::event_facts(v),
         Dialect::AgUi => ag_ui::event_facts(v),
+        Dialect::LangGraph => langgraph::event_facts(v, event),
         _ => openai::chunk_facts(v),
     }
 }
@@ -367,6 +386,11 @@ mod tests {
         assert_eq!(detect_sse(&json!({"type":"text-delta","id":"t","delta":"Hi"}), None), Some(Dialect::AiSdk));
         assert_eq!(detect_sse(&json!({"event":"message","task_id":"t","answer":"Hi"}), None), Some(Dialect::Dify));
         assert_eq!(detect_sse(&json!({"type":"RUN_STARTED","threadId":"t","runId":"r"}), None), Some(Dialect::AgUi));
+        let tuple = json!([{"type":"AIMessageChunk","content":"Hi"},{"langgraph_node":"agent"}]);
+        assert_eq!(detect_sse(&tuple, Some("messages")), Some(Dialect::LangGraph));
+        assert_eq!(detect_sse(&tuple, None), None);
+        assert!(matches!(classify_sse_payload("[{\"type\":\"ai\"},{}]", Some("messages")), Payload::Object(_)));
+        assert_eq!(classify_sse_payload("[1, 2]", Some("data")), Payload::Other);
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);
@@ -410,7 +434,7 @@ mod tests {
             assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
         let kebab = ["openai-chat", "openai-responses", "anthropic", "gemini", "cohere", "workers-ai", "llama-cpp", "tgi",
-            "ai-sdk", "dify", "ag-ui", "sse-text", "ollama", "raw", "unknown"];
+            "ai-sdk", "dify", "ag-ui", "langgraph", "sse-text", "ollama", "raw", "unknown"];
         assert_eq!(Dialect::ALL.map(Dialect::as_str), kebab);
         let refused = serde_json::from_str::<Dialect>("\"openai_chat\"").unwrap_err().to_string();
         assert!(refused.contains("unknown Dialect `openai_chat`"), "{refused}");

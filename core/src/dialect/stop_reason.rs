@@ -81,6 +81,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::AiSdk => Some("a finish event (or [DONE])"),
         Dialect::Dify => Some("a message_end (or workflow_finished) event"),
         Dialect::AgUi => Some("a RUN_FINISHED event"),
+        Dialect::LangGraph => Some("an end event"),
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
@@ -91,7 +92,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
 pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -> bool {
     match dialect {
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
-        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk | Dialect::Dify | Dialect::AgUi => saw_done,
+        Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk | Dialect::Dify | Dialect::AgUi | Dialect::LangGraph => saw_done,
         Dialect::Gemini => has_stop_reason,
         Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }

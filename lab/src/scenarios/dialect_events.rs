@@ -1,6 +1,6 @@
 //! The wire messages of a timed stream in the dialects other than OpenAI chat: Responses, Anthropic,
 //! Ollama (chat and generate), Gemini, Cohere, Workers AI, llama.cpp, TGI, the AI SDK's streams, Dify,
-//! AG-UI and SSE text.
+//! AG-UI, LangGraph and SSE text.
 //!
 //! A stream is a sequence of [`Step`]s (start, reasoning tokens, content tokens, end); each step renders
 //! to the bytes of one write, holding every message the dialect sends at that point (Anthropic opens a
@@ -102,6 +102,7 @@ impl DialectWriter {
             WireDialect::AiSdkDataStream => self.ai_sdk_data_stream(step),
             WireDialect::Dify => self.dify(step),
             WireDialect::AgUi => self.ag_ui(step),
+            WireDialect::LangGraph => self.langgraph(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -574,6 +575,39 @@ impl DialectWriter {
         }
     }
 
+    /// LangGraph, `stream_mode` `messages-tuple`: `metadata`, the user's message in `values`, each token
+    /// a `messages` event `[AIMessageChunk, metadata]` (reasoning as a `thinking` block), a last chunk
+    /// with `usage_metadata` and `response_metadata.finish_reason`, then `end` (its data `null`).
+    fn langgraph(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let run_id = format!("run-{}", self.id);
+        let chunk = |content: Value, last: Option<(Value, &str)>| {
+            let mut message = json!({"content": content, "additional_kwargs": {}, "response_metadata": {},
+                "type": "AIMessageChunk", "id": format!("lc_run--{run_id}"), "tool_calls": [], "tool_call_chunks": [],
+                "usage_metadata": null});
+            if let Some((usage, finish)) = last {
+                message["usage_metadata"] = usage;
+                message["response_metadata"] = json!({"finish_reason": finish, "model_name": "streamscope-lab"});
+                message["chunk_position"] = json!("last");
+            }
+            ("messages".to_string(), json!([message, {"langgraph_node": "agent", "langgraph_step": 1, "run_id": run_id}]))
+        };
+        match step {
+            Step::Start => vec![
+                ("metadata".into(), json!({"run_id": run_id, "attempt": 1})),
+                ("values".into(), json!({"messages": [{"content": "Why is the sky blue?", "type": "human", "id": "human-1"}]})),
+            ],
+            Step::Reasoning(text) => vec![chunk(json!([{"type": "thinking", "thinking": text, "index": 0}]), None)],
+            Step::Content(text) => vec![chunk(json!(text), None)],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let (input, output) = (self.end.prompt_tokens, self.output_tokens());
+                let usage = json!({"input_tokens": input, "output_tokens": output, "total_tokens": input + output});
+                let finish = if self.end.hit_limit { "length" } else { "stop" };
+                vec![chunk(json!(""), Some((usage, finish))), ("end".into(), Value::Null)]
+            }
+        }
+    }
+
     /// AG-UI: `RUN_STARTED`, a `REASONING_MESSAGE_START` / `TEXT_MESSAGE_START` before each run of
     /// `…_CONTENT` events (and its `…_END` after), then `RUN_FINISHED` (no token counts in the protocol).
     fn ag_ui(&mut self, step: &Step) -> Vec<(String, Value)> {
@@ -917,6 +951,19 @@ mod tests {
         assert_eq!((end["event"].as_str(), end["metadata"]["usage"]["completion_tokens"].as_u64()), (Some("message_end"), Some(3)));
         assert!(end["task_id"].is_string());
         assert!(!body(WireDialect::Dify, false, false).contains("message_end"));
+    }
+
+    #[test]
+    fn langgraph_message_tuples_and_the_end() {
+        let text = body(WireDialect::LangGraph, true, true);
+        let names: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
+        assert_eq!(names, ["metadata", "values", "messages", "messages", "messages", "messages", "end"]);
+        assert!(text.ends_with("event: end\ndata: null\n\n"), "{text}");
+        let tuples: Vec<Value> = text.lines().filter_map(|l| l.strip_prefix("data: [")).map(|d| serde_json::from_str(&format!("[{d}")).unwrap()).collect();
+        assert_eq!((tuples[0][0]["content"][0]["type"].as_str(), tuples[1][0]["content"].as_str()), (Some("thinking"), Some(" a")));
+        assert_eq!(tuples[3][0]["response_metadata"]["finish_reason"], "length");
+        assert!(tuples[3][0]["usage_metadata"]["output_tokens"].as_u64().is_some());
+        assert!(!body(WireDialect::LangGraph, false, false).contains("event: end"));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub enum WireDialect {
     Dify,
     /// The AG-UI protocol (an agent's run: `TEXT_MESSAGE_CONTENT` events, `RUN_FINISHED`).
     AgUi,
+    /// LangGraph's run stream (`event: messages` tuples, `event: end`).
+    LangGraph,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
@@ -39,7 +41,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -57,10 +59,11 @@ impl WireDialect {
             "gemini-array" => Self::GeminiArray,
             "dify" => Self::Dify,
             "ag-ui" => Self::AgUi,
+            "langgraph" => Self::LangGraph,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph or sse-text"
             )),
         })
     }
@@ -115,6 +118,7 @@ mod tests {
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
         assert_eq!(WireDialect::parse("ag-ui"), Ok(WireDialect::AgUi));
+        assert_eq!(WireDialect::parse("langgraph"), Ok(WireDialect::LangGraph));
         assert_eq!((WireDialect::parse("dify"), WireDialect::for_path("/v1/chat-messages")), (Ok(WireDialect::Dify), Some(WireDialect::Dify)));
         assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
         assert_eq!(WireDialect::parse("gemini-array").map(WireDialect::content_type), Ok("application/json; charset=UTF-8"));

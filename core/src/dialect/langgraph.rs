@@ -1,0 +1,127 @@
+//! Adapter for LangGraph's run streams (LangGraph Server / LangSmith Deployment, `POST
+//! /threads/{id}/runs/stream` or `/runs/stream` with `stream_mode` `messages-tuple`): one SSE event in,
+//! token-level facts out.
+//!
+//! The SSE event name says what the data is: `messages` (or `messages|<subgraph>`) carries a pair
+//! `[message chunk, metadata]`, whose chunk of an AI message (`type` `AIMessageChunk` or `ai`) holds the
+//! new text in `content` (a string, or a list of blocks: `text`, and `thinking` / `reasoning` for
+//! reasoning), a tool call's arguments in `tool_call_chunks[].args`, the counts in `usage_metadata`
+//! and the stop reason in `response_metadata` (`finish_reason`, OpenAI's words, or `stop_reason`,
+//! Anthropic's); the user's and the tools' messages echoed there are not the answer. `end` ends the run
+//! (its data is `null`), `error` reports one. `metadata`, `values`, `updates`, `custom` and the
+//! heartbeat comments carry no token.
+
+use serde_json::Value;
+
+use super::usage::{as_count, Usage};
+use super::{non_empty_str, stop_reason, ChunkFacts, EventKind};
+
+/// Whether an SSE event name is LangGraph's `messages` (a subgraph's is `messages|<namespace>`).
+pub(crate) fn is_messages(event: Option<&str>) -> bool {
+    event.is_some_and(|e| e == "messages" || e.starts_with("messages|"))
+}
+
+/// Whether an event is a LangGraph message chunk: a `messages` event whose data is an array starting with
+/// a message (an object with a `type`).
+pub fn is_langgraph_event(v: &Value, event: Option<&str>) -> bool {
+    is_messages(event) && v.get(0).and_then(|m| m.get("type")).is_some_and(Value::is_string)
+}
+
+/// Whether an event ends a LangGraph run (`event: end`, whose data is `null`).
+pub fn is_end(event: Option<&str>) -> bool {
+    event == Some("end")
+}
+
+/// Reads the facts of one LangGraph event (its parsed data and its SSE event name).
+pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
+    let mut kinds = Vec::new();
+    let mut reported = None;
+    if event == Some("error") {
+        let message = non_empty_str(v.get("message")).or_else(|| non_empty_str(v.get("error")));
+        kinds.push(EventKind::stream_error(message));
+    } else if is_messages(event) {
+        let chunk = v.get(0).unwrap_or(&Value::Null);
+        if matches!(chunk.get("type").and_then(Value::as_str), Some("AIMessageChunk" | "ai")) {
+            message_facts(chunk, &mut kinds, &mut reported);
+        }
+    }
+    ChunkFacts::of(kinds, v, None).with_usage(reported)
+}
+
+/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk.
+fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
+    match chunk.get("content") {
+        Some(Value::Array(blocks)) => {
+            for block in blocks {
+                match block.get("type").and_then(Value::as_str) {
+                    Some("text") => kinds.extend(non_empty_str(block.get("text")).map(EventKind::Content)),
+                    Some("thinking") => kinds.extend(non_empty_str(block.get("thinking")).map(EventKind::Reasoning)),
+                    Some("reasoning") => kinds.extend(non_empty_str(block.get("reasoning")).map(EventKind::Reasoning)),
+                    _ => {}
+                }
+            }
+        }
+        text => kinds.extend(non_empty_str(text).map(EventKind::Content)),
+    }
+    if let Some(Value::Array(calls)) = chunk.get("tool_call_chunks") {
+        for call in calls {
+            kinds.extend(non_empty_str(call.get("args")).map(EventKind::ToolArgs));
+        }
+    }
+    let usage = chunk.get("usage_metadata");
+    let counts = Usage::of_counts(as_count(usage.and_then(|u| u.get("input_tokens"))), as_count(usage.and_then(|u| u.get("output_tokens"))));
+    ChunkFacts::push_usage(kinds, reported, counts);
+    let meta = chunk.get("response_metadata");
+    if let Some(reason) = meta.and_then(|m| m.get("finish_reason")).and_then(Value::as_str).filter(|r| !r.is_empty()) {
+        kinds.push(EventKind::Finish(stop_reason::from_openai(reason)));
+    } else if let Some(reason) = meta.and_then(|m| m.get("stop_reason")).and_then(Value::as_str).filter(|r| !r.is_empty()) {
+        kinds.push(EventKind::Finish(stop_reason::from_anthropic(reason)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::StopReason;
+    use serde_json::json;
+
+    fn kinds(v: Value, event: &str) -> Vec<EventKind> {
+        event_facts(&v, Some(event)).kinds
+    }
+
+    #[test]
+    fn ai_chunks_are_the_answer_and_echoed_messages_are_not() {
+        let meta = json!({"langgraph_node": "agent", "run_id": "r"});
+        let chunk = json!([{"content": "Hello", "type": "AIMessageChunk", "id": "lc_run--1", "tool_call_chunks": []}, meta]);
+        assert!(is_langgraph_event(&chunk, Some("messages")) && is_langgraph_event(&chunk, Some("messages|sub:1")));
+        assert!(!is_langgraph_event(&chunk, Some("values")) && !is_langgraph_event(&json!({"type": "x"}), Some("messages")));
+        assert_eq!(kinds(chunk, "messages"), vec![EventKind::Content("Hello".into())]);
+        assert_eq!(kinds(json!([{"content": "Hi", "type": "ai"}, {}]), "messages|sub"), vec![EventKind::Content("Hi".into())]);
+        for echoed in ["human", "tool", "HumanMessageChunk"] {
+            assert_eq!(kinds(json!([{"content": "question", "type": echoed}, {}]), "messages"), vec![EventKind::Empty], "{echoed}");
+        }
+        let blocks = json!([{"type": "AIMessageChunk", "content": [{"type": "thinking", "thinking": "hm", "index": 0},
+            {"type": "text", "text": "Yes", "index": 1}, {"type": "input_json_delta", "partial_json": "{\"", "index": 2}]}, {}]);
+        assert_eq!(kinds(blocks, "messages"), vec![EventKind::Reasoning("hm".into()), EventKind::Content("Yes".into())]);
+        let tool = json!([{"type": "AIMessageChunk", "content": "", "tool_call_chunks": [{"name": "search", "args": "{\"q\":", "index": 0}]}, {}]);
+        assert_eq!(kinds(tool, "messages"), vec![EventKind::ToolArgs("{\"q\":".into())]);
+    }
+
+    #[test]
+    fn the_last_chunk_s_usage_and_stop_reason_errors_and_bookkeeping() {
+        let last = json!([{"type": "AIMessageChunk", "content": "", "chunk_position": "last",
+            "usage_metadata": {"input_tokens": 12, "output_tokens": 7, "total_tokens": 19},
+            "response_metadata": {"finish_reason": "length", "model_name": "gpt-4o-mini"}}, {}]);
+        let facts = event_facts(&last, Some("messages"));
+        assert_eq!(facts.kinds, vec![EventKind::Usage, EventKind::Finish(StopReason::Length)]);
+        assert_eq!(facts.usage.and_then(|u| u.completion_tokens), Some(7));
+        let anthropic = json!([{"type": "AIMessageChunk", "content": [], "response_metadata": {"stop_reason": "end_turn"}}, {}]);
+        assert_eq!(kinds(anthropic, "messages"), vec![EventKind::Finish(StopReason::Stop)]);
+        assert_eq!(kinds(json!({"error": "GraphRecursionError", "message": "Recursion limit reached"}), "error"),
+            vec![EventKind::StreamError("Recursion limit reached".into())]);
+        for bookkeeping in ["metadata", "values", "updates", "custom"] {
+            assert_eq!(kinds(json!({"run_id": "r", "messages": [{"type": "ai", "content": "x"}]}), bookkeeping), vec![EventKind::Empty]);
+        }
+        assert!(is_end(Some("end")) && !is_end(Some("messages")));
+    }
+}
