@@ -36,6 +36,26 @@ macro_rules! deserialize_by_name {
     )* };
 }
 
+/// For a fieldless enum whose derived `Serialize` writes these names: `ALL`, `as_str` (the names) and
+/// `impl Deserialize` by name ([`deserialize_by_name!`]), one table instead of serde's derived reader's.
+macro_rules! read_by_name {
+    ($t:ident { $($variant:ident = $name:literal),* $(,)? }) => {
+        impl $t {
+            /// Every value, for reading one back by its name.
+            pub const ALL: [$t; [$($name),*].len()] = [$($t::$variant),*];
+
+            /// The name it is written as (serde's derive writes it; this reads it back).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($t::$variant => $name,)*
+                }
+            }
+        }
+
+        deserialize_by_name!($t => as_str);
+    };
+}
+
 /// Why a name read back is refused: ``unknown Dialect `x` ``.
 pub(crate) fn unknown_name(what: &str, name: &str) -> String {
     format!("unknown {what} `{name}`")
@@ -149,6 +169,42 @@ pub fn truncate_chars(s: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each of `values` is written by serde's derive as its name in `names`, which `as_str` says too, and
+    /// read back by it (`read_by_name!`); an unknown name is refused.
+    fn reads_back<T>(values: &[T], names: &[&str], as_str: fn(T) -> &'static str)
+    where
+        T: Copy + PartialEq + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned,
+    {
+        assert_eq!(values.len(), names.len());
+        for (&value, name) in values.iter().zip(names) {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, format!("\"{name}\""));
+            assert_eq!(as_str(value), *name);
+            assert_eq!(serde_json::from_str::<T>(&written).unwrap(), value);
+        }
+        assert!(serde_json::from_str::<T>("\"nonsense\"").is_err());
+    }
+
+    #[test]
+    fn enums_read_by_name_are_read_back_by_the_names_serde_writes() {
+        use crate::dialect::content_filter::FilterMode;
+        use crate::dialect::error_body::ErrorShape;
+        use crate::findings::Severity;
+        use crate::measure::cache::CacheSource;
+        use crate::measure::metrics::TokenCountSource;
+        use crate::report::compare::Subject;
+        use crate::report::export::ImportSource;
+        use crate::trace::MeasuredIn;
+        reads_back(&CacheSource::ALL, &["deepseek", "openai", "openai-responses", "anthropic", "gemini"], CacheSource::as_str);
+        reads_back(&ErrorShape::ALL, &["openai", "anthropic", "other_json", "html", "text", "empty"], ErrorShape::as_str);
+        reads_back(&TokenCountSource::ALL, &["usage", "usage_with_reasoning", "events"], TokenCountSource::as_str);
+        reads_back(&FilterMode::ALL, &["batched", "asynchronous", "text_unmarked"], FilterMode::as_str);
+        reads_back(&Severity::ALL, &["info", "warning", "error"], Severity::as_str);
+        reads_back(&MeasuredIn::ALL, &["worker", "main-thread"], MeasuredIn::as_str);
+        reads_back(&Subject::ALL, &["path", "model"], Subject::as_str);
+        reads_back(&ImportSource::ALL, &["traces", "report"], ImportSource::as_str);
+    }
 
     #[test]
     fn times_keep_three_significant_digits() {

@@ -101,20 +101,10 @@ pub enum MeasuredIn {
     MainThread,
 }
 
-impl MeasuredIn {
-    /// Every value, for reading one back by its name.
-    const ALL: [MeasuredIn; 2] = [MeasuredIn::Worker, MeasuredIn::MainThread];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            MeasuredIn::Worker => "worker",
-            MeasuredIn::MainThread => "main-thread",
-        }
-    }
-}
-
-deserialize_by_name!(MeasuredIn => as_str);
+read_by_name!(MeasuredIn {
+    Worker = "worker",
+    MainThread = "main-thread",
+});
 
 /// How the run ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -433,17 +423,6 @@ mod bytes_as_base64ish {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn measured_in_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in MeasuredIn::ALL.into_iter().zip(["worker", "main-thread"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<MeasuredIn>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<MeasuredIn>("\"nonsense\"").is_err());
-    }
 
     #[test]
     fn time_outs_are_written_and_read_by_their_names() {

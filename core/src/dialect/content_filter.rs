@@ -103,21 +103,11 @@ pub enum FilterMode {
     TextUnmarked,
 }
 
-impl FilterMode {
-    /// Every value, for reading one back by its name.
-    const ALL: [FilterMode; 3] = [FilterMode::Batched, FilterMode::Asynchronous, FilterMode::TextUnmarked];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            FilterMode::Batched => "batched",
-            FilterMode::Asynchronous => "asynchronous",
-            FilterMode::TextUnmarked => "text_unmarked",
-        }
-    }
-}
-
-deserialize_by_name!(FilterMode => as_str);
+read_by_name!(FilterMode {
+    Batched = "batched",
+    Asynchronous = "asynchronous",
+    TextUnmarked = "text_unmarked",
+});
 
 /// A content filter the stream showed (the report's `content_filter`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,17 +123,6 @@ pub struct ContentFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn filter_mode_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in FilterMode::ALL.into_iter().zip(["batched", "asynchronous", "text_unmarked"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<FilterMode>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<FilterMode>("\"nonsense\"").is_err());
-    }
     use serde_json::json;
 
     fn of(v: Value, carried_text: bool) -> FilterMark {

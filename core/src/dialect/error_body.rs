@@ -28,24 +28,14 @@ pub enum ErrorShape {
     Empty,
 }
 
-impl ErrorShape {
-    /// Every value, for reading one back by its name.
-    const ALL: [ErrorShape; 6] = [ErrorShape::Openai, ErrorShape::Anthropic, ErrorShape::OtherJson, ErrorShape::Html, ErrorShape::Text, ErrorShape::Empty];
-
-    /// The name it is written as (serde's derive writes it; this reads it back, and writes it in evidence).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorShape::Openai => "openai",
-            ErrorShape::Anthropic => "anthropic",
-            ErrorShape::OtherJson => "other_json",
-            ErrorShape::Html => "html",
-            ErrorShape::Text => "text",
-            ErrorShape::Empty => "empty",
-        }
-    }
-}
-
-deserialize_by_name!(ErrorShape => as_str);
+read_by_name!(ErrorShape {
+    Openai = "openai",
+    Anthropic = "anthropic",
+    OtherJson = "other_json",
+    Html = "html",
+    Text = "text",
+    Empty = "empty",
+});
 
 /// What an error body says, as far as it can be read.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -248,17 +238,6 @@ fn strip_tags(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn error_shape_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in ErrorShape::ALL.into_iter().zip(["openai", "anthropic", "other_json", "html", "text", "empty"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<ErrorShape>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<ErrorShape>("\"nonsense\"").is_err());
-    }
 
     const NGINX_502: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n\
         <center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n";

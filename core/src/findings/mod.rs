@@ -48,21 +48,11 @@ pub enum Severity {
     Error,
 }
 
-impl Severity {
-    /// Every value, for reading one back by its name.
-    const ALL: [Severity; 3] = [Severity::Info, Severity::Warning, Severity::Error];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-deserialize_by_name!(Severity => as_str);
+read_by_name!(Severity {
+    Info = "info",
+    Warning = "warning",
+    Error = "error",
+});
 
 string_enum! {
     /// The stable snake_case identifier of a finding (tests and automation match on it); serialised as
@@ -498,17 +488,6 @@ pub fn one_per_code(findings: Vec<Finding>) -> Vec<Finding> {
 mod tests {
     use serde_json::json;
     use super::*;
-
-    #[test]
-    fn severity_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in Severity::ALL.into_iter().zip(["info", "warning", "error"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<Severity>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<Severity>("\"nonsense\"").is_err());
-    }
     use crate::analysis::analyze;
     use crate::trace::{ReadChunk, TimeoutKind};
     use crate::verdict::classify;

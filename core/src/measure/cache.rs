@@ -23,23 +23,13 @@ pub enum CacheSource {
     Gemini,
 }
 
-impl CacheSource {
-    /// Every value, for reading one back by its name.
-    const ALL: [CacheSource; 5] = [CacheSource::Deepseek, CacheSource::Openai, CacheSource::OpenaiResponses, CacheSource::Anthropic, CacheSource::Gemini];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            CacheSource::Deepseek => "deepseek",
-            CacheSource::Openai => "openai",
-            CacheSource::OpenaiResponses => "openai-responses",
-            CacheSource::Anthropic => "anthropic",
-            CacheSource::Gemini => "gemini",
-        }
-    }
-}
-
-deserialize_by_name!(CacheSource => as_str);
+read_by_name!(CacheSource {
+    Deepseek = "deepseek",
+    Openai = "openai",
+    OpenaiResponses = "openai-responses",
+    Anthropic = "anthropic",
+    Gemini = "gemini",
+});
 
 impl CacheSource {
     /// The shortest prompt, in tokens, this provider caches at all: below it every request misses, and
@@ -125,21 +115,5 @@ impl CacheStats {
             hit_ratio: (total > 0).then(|| hit as f64 / total as f64),
             source,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cache_source_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in CacheSource::ALL.into_iter().zip(["deepseek", "openai", "openai-responses", "anthropic", "gemini"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<CacheSource>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<CacheSource>("\"nonsense\"").is_err());
     }
 }

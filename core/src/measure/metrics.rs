@@ -32,21 +32,11 @@ pub enum TokenCountSource {
     Events,
 }
 
-impl TokenCountSource {
-    /// Every value, for reading one back by its name.
-    const ALL: [TokenCountSource; 3] = [TokenCountSource::Usage, TokenCountSource::UsageWithReasoning, TokenCountSource::Events];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            TokenCountSource::Usage => "usage",
-            TokenCountSource::UsageWithReasoning => "usage_with_reasoning",
-            TokenCountSource::Events => "events",
-        }
-    }
-}
-
-deserialize_by_name!(TokenCountSource => as_str);
+read_by_name!(TokenCountSource {
+    Usage = "usage",
+    UsageWithReasoning = "usage_with_reasoning",
+    Events = "events",
+});
 
 /// Everything measured about one run (`Default`: all counts 0, every time `None`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -185,17 +175,6 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn token_count_source_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in TokenCountSource::ALL.into_iter().zip(["usage", "usage_with_reasoning", "events"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<TokenCountSource>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<TokenCountSource>("\"nonsense\"").is_err());
-    }
     use crate::analysis::analyze;
     use crate::dialect::Dialect;
     use crate::measure::cache::CacheSource;

@@ -19,20 +19,10 @@ pub enum Subject {
     Model,
 }
 
-impl Subject {
-    /// Every value, for reading one back by its name.
-    const ALL: [Subject; 2] = [Subject::Path, Subject::Model];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            Subject::Path => "path",
-            Subject::Model => "model",
-        }
-    }
-}
-
-deserialize_by_name!(Subject => as_str);
+read_by_name!(Subject {
+    Path = "path",
+    Model = "model",
+});
 
 /// Which side a run belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -216,20 +206,4 @@ pub fn sentence_words(subject: Subject, label_a: &str, label_b: &str, a: &RunsSu
         sentence = sentence.then(Text::msg(key).with("b", label_b).with("delta", ms(total.abs())));
     }
     sentence.then(Text::msg(K::End))
-}
-
-#[cfg(test)]
-mod name_tests {
-    use super::*;
-
-    #[test]
-    fn subject_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in Subject::ALL.into_iter().zip(["path", "model"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<Subject>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<Subject>("\"nonsense\"").is_err());
-    }
 }

@@ -127,20 +127,10 @@ pub enum ImportSource {
     Report,
 }
 
-impl ImportSource {
-    /// Every value, for reading one back by its name.
-    const ALL: [ImportSource; 2] = [ImportSource::Traces, ImportSource::Report];
-
-    /// The name it is written as (serde's derive writes it; this reads it back).
-    fn as_str(self) -> &'static str {
-        match self {
-            ImportSource::Traces => "traces",
-            ImportSource::Report => "report",
-        }
-    }
-}
-
-deserialize_by_name!(ImportSource => as_str);
+read_by_name!(ImportSource {
+    Traces = "traces",
+    Report = "report",
+});
 
 /// An export as an import reads it: of the report written in the file only how its runs were grouped;
 /// everything shown is recomputed from the traces ([`ImportedExport::recompute`]). So a report the page
@@ -393,21 +383,5 @@ mod import_tests {
         assert_eq!(plain, expected);
         let text = report_json_text(&report, None, Lang::ZhCn);
         assert!(text.ends_with(",\n  \"lang\": \"zh-CN\"\n}"), "{text}");
-    }
-}
-
-#[cfg(test)]
-mod name_tests {
-    use super::*;
-
-    #[test]
-    fn import_source_is_read_back_by_the_name_it_is_written_as() {
-        for (value, name) in ImportSource::ALL.into_iter().zip(["traces", "report"]) {
-            let written = serde_json::to_string(&value).unwrap();
-            assert_eq!(written, format!("\"{name}\""));
-            assert_eq!(value.as_str(), name);
-            assert_eq!(serde_json::from_str::<ImportSource>(&written).unwrap(), value);
-        }
-        assert!(serde_json::from_str::<ImportSource>("\"nonsense\"").is_err());
     }
 }
