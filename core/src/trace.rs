@@ -72,7 +72,12 @@ pub enum TimeoutKind {
 }
 
 impl TimeoutKind {
-    /// The name it is written as (serde's derive writes it in reports; this writes it in evidence).
+    /// Every kind.
+    pub const ALL: [TimeoutKind; 5] =
+        [TimeoutKind::Headers, TimeoutKind::FirstByte, TimeoutKind::Idle, TimeoutKind::Total, TimeoutKind::AfterEnd];
+
+    /// The name it is written as (serde's derive writes it in reports; this writes it in evidence and in
+    /// the worker's end message).
     pub fn as_str(self) -> &'static str {
         match self {
             TimeoutKind::Headers => "headers",
@@ -426,8 +431,9 @@ mod tests {
 
     #[test]
     fn time_outs_are_written_and_read_by_their_names() {
-        let kinds = [TimeoutKind::Headers, TimeoutKind::FirstByte, TimeoutKind::Idle, TimeoutKind::Total, TimeoutKind::AfterEnd];
-        for (kind, name) in kinds.into_iter().zip(["headers", "first_byte", "idle", "total", "after_end"]) {
+        let names = ["headers", "first_byte", "idle", "total", "after_end"];
+        assert_eq!(TimeoutKind::ALL.len(), names.len());
+        for (kind, name) in TimeoutKind::ALL.into_iter().zip(names) {
             let end = TraceEnd::Timeout { at_ms: 2.0, timeout: kind, limit_ms: 1.0 };
             let json = serde_json::to_string(&end).unwrap();
             assert!(json.contains(&format!("\"timeout\":\"{name}\"")), "{json}");

@@ -14,13 +14,6 @@ fn opt_bool(value: Option<bool>) -> JsValue {
     value.map_or(JsValue::NULL, JsValue::from_bool)
 }
 
-const TIMEOUT_KINDS: [(TimeoutKind, &str); 5] = [
-    (TimeoutKind::Headers, "headers"),
-    (TimeoutKind::FirstByte, "first_byte"),
-    (TimeoutKind::Idle, "idle"),
-    (TimeoutKind::Total, "total"),
-    (TimeoutKind::AfterEnd, "after_end"),
-];
 
 /// `end` as `{kind, at_ms, ...}`: `message` and `during_body` for a network error, `timeout` and
 /// `limit_ms` for a time-out.
@@ -35,8 +28,7 @@ pub fn end_to_js(end: &TraceEnd) -> Object {
             "network_error"
         }
         TraceEnd::Timeout { timeout, limit_ms, .. } => {
-            let name = TIMEOUT_KINDS.iter().find(|(k, _)| k == timeout).map_or("total", |(_, n)| n);
-            set(&o, "timeout", &JsValue::from_str(name));
+            set(&o, "timeout", &JsValue::from_str(timeout.as_str()));
             set(&o, "limit_ms", &JsValue::from_f64(*limit_ms));
             "timeout"
         }
@@ -59,7 +51,7 @@ pub fn end_from_js(value: &JsValue) -> Result<TraceEnd, String> {
         }),
         Some("timeout") => {
             let name = get_str(value, "timeout").ok_or("no timeout")?;
-            let timeout = TIMEOUT_KINDS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k).ok_or("an unknown timeout")?;
+            let timeout = TimeoutKind::ALL.into_iter().find(|k| k.as_str() == name).ok_or("an unknown timeout")?;
             Ok(TraceEnd::Timeout { at_ms, timeout, limit_ms: get_f64(value, "limit_ms").ok_or("no limit_ms")? })
         }
         _ => Err("an unknown kind".into()),
@@ -157,7 +149,8 @@ mod tests {
             TraceEnd::Timeout { at_ms: 30_000.0, timeout: TimeoutKind::FirstByte, limit_ms: 30_000.0 },
             TraceEnd::Timeout { at_ms: 9.0, timeout: TimeoutKind::Idle, limit_ms: 8.0 },
         ];
-        for end in ends {
+        let every_time_out = TimeoutKind::ALL.map(|timeout| TraceEnd::Timeout { at_ms: 2.5, timeout, limit_ms: 2.0 });
+        for end in ends.into_iter().chain(every_time_out) {
             assert_eq!(end_from_js(&end_to_js(&end).into()), Ok(end));
         }
     }
