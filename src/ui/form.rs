@@ -258,7 +258,7 @@ pub fn plan_from_form(request: &RunRequest) -> Option<CampaignPlan> {
         CampaignKind::Sweep | CampaignKind::Runs => vec![config.request()],
     };
     let (planned, layout) = if kind == CampaignKind::Runs {
-        ((0..config.repeat).map(|_| vec![(RunTag::default(), 0)]).collect(), Layout::Runs)
+        repeats(config)
     } else {
         ready_now(plan_campaign(config, &lines)).and_then(Result::ok)?
     };
@@ -269,6 +269,11 @@ pub fn plan_from_form(request: &RunRequest) -> Option<CampaignPlan> {
         rounds.push(round.into_iter().filter_map(|(tag, line)| Some((tag, made.get(line)?.clone()))).collect());
     }
     Some(CampaignPlan { rounds, layout })
+}
+
+/// The rounds of a single request's repeats, one run each.
+fn repeats(config: &PageConfig) -> CampaignRounds {
+    ((0..config.repeat).map(|_| vec![(RunTag::default(), 0)]).collect(), Layout::Runs)
 }
 
 /// The rounds of a comparison (`lines`: A, B; run A, B, A, B … or A and B together), a sweep (`lines`: the
@@ -327,7 +332,7 @@ pub fn plan_campaign_rounds(config: &PageConfig, lines: &[RequestLine]) -> Campa
             }
             (rounds, Layout::Compare(setup))
         }
-        CampaignKind::Runs => ((0..config.repeat).map(|_| vec![(RunTag::default(), 0)]).collect(), Layout::Runs),
+        CampaignKind::Runs => repeats(config),
     }
 }
 
