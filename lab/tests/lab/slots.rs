@@ -57,6 +57,11 @@ async fn read_head(socket: &mut TcpStream) -> Response {
         .filter_map(|line| line.split_once(':'))
         .map(|(n, v)| (n.to_string(), v.trim().to_string()))
         .collect();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("status code");
     let reads = if buffer.len() > head_end {
         vec![Read {
             at_ms: head_at_ms,
@@ -66,7 +71,7 @@ async fn read_head(socket: &mut TcpStream) -> Response {
         Vec::new()
     };
     Response {
-        status: 200,
+        status,
         headers,
         head_at_ms,
         reads,
@@ -203,23 +208,27 @@ async fn every_mode_waits_for_its_slot_and_bad_slots_are_a_400() {
         ("raw", ""),
         ("bursts", "&burst_every_ms=50"),
     ] {
-        let path = format!(
-            "/v1/chat/completions?slots=1&slot_pool=modes-{mode}{}&mode={mode}{extra}&tokens=4&first_ms=60&cadence_ms=10",
-            extra.len()
-        );
-        let first = {
-            let path = path.clone();
-            tokio::spawn(async move { get(lab, &path).await })
-        };
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let second = get(lab, &path).await;
-        let first = first.await.expect("client task");
+        let pool = format!("slots=1&slot_pool=modes-{mode}{}", extra.len());
+        let timing = "tokens=4&first_ms=60&cadence_ms=10";
         let label = format!("mode={mode}{extra}");
-        assert_eq!((first.status, second.status), (200, 200), "{label}");
-        assert_eq!(second.header("x-lab-queue-position"), Some("1"), "{label}");
-        // Alone, a stream ends after ~90-100 ms; the second one waited ~70 ms for the first to end.
+        // The holder streams, so its head says it holds the slot before the second client asks (a
+        // collected answer's head would come only at its end); both bodies are stamped on one clock.
+        let since = Instant::now();
+        let holder_path = format!("/v1/chat/completions?{pool}&{timing}");
+        let (mut holder, holder_head) = open_stream(lab, &holder_path).await;
+        assert_eq!(holder_head.header("x-lab-queue-position"), Some("0"), "{label}");
+        let holder = tokio::spawn(async move { read_rest(&mut holder, holder_head, since).await });
+        let path = format!("/v1/chat/completions?{pool}&mode={mode}{extra}&{timing}");
+        let (mut second, second_head) = open_stream(lab, &path).await;
+        assert_eq!(second_head.status, 200, "{label}");
+        assert_eq!(second_head.header("x-lab-queue-position"), Some("1"), "{label}");
+        let second = read_rest(&mut second, second_head, since).await;
+        let holder = holder.await.expect("client task");
+        assert!(!holder.reads.is_empty() && !second.reads.is_empty(), "{label}: a body each");
+        // Alone, a stream ends at least 90 ms (first_ms 60 + 3 gaps of 10) after its slot; the second
+        // one's slot came when the holder ended, so it ends at least 180 ms after the holder asked.
         let end_ms = second.reads.last().map_or(0.0, |r| r.at_ms);
-        assert!(end_ms >= 140.0, "{label}: second body ended at {end_ms} ms");
+        assert!(end_ms >= 170.0, "{label}: second body ended at {end_ms} ms");
     }
     for bad in ["slots=0", "slots=65", "slots=x", "slot_pool=a", "slots=1&slot_pool=a%2Fb"] {
         let response = get(lab, &format!("/v1/chat/completions?{bad}")).await;
