@@ -3,7 +3,6 @@
 //! Relaying only copies bytes and appends: analysis happens once per frame, in the session.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Float64Array, Function, Promise, Uint8Array};
@@ -12,6 +11,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::by_run::ByRun;
 use super::end;
 use super::protocol::{self, message, set};
 use crate::net::clock::time_origin_ms;
@@ -47,7 +47,7 @@ struct Client {
     state: Cell<State>,
     ready: Promise,
     resolve_ready: RefCell<Option<Function>>,
-    runs: RefCell<HashMap<u32, Slot>>,
+    runs: RefCell<ByRun<Slot>>,
     next_run: Cell<u32>,
 }
 
@@ -79,7 +79,7 @@ fn client() -> Rc<Client> {
         worker,
         ready,
         resolve_ready: RefCell::new(resolve_ready),
-        runs: RefCell::new(HashMap::new()),
+        runs: RefCell::default(),
         next_run: Cell::new(1),
     });
     CLIENT.with(|slot| *slot.borrow_mut() = Some(c.clone()));
@@ -147,7 +147,7 @@ pub fn start(spec: &RunSpec, feed: SharedFeed) -> Option<(u32, Promise)> {
     let m = message(protocol::START, Some(run));
     set(&m, "spec", &super::spec::to_js(spec));
     if worker.post_message(&m).is_err() {
-        c.runs.borrow_mut().remove(&run);
+        c.runs.borrow_mut().remove(run);
         return None;
     }
     Some((run, finished))
@@ -197,7 +197,7 @@ fn on_message(data: &JsValue) {
     }
     let Some(run) = protocol::get_run(data) else { return };
     let runs = c.runs.borrow();
-    let Some(slot) = runs.get(&run) else { return };
+    let Some(slot) = runs.get(run) else { return };
     let mut feed = slot.feed.borrow_mut();
     match kind.as_deref() {
         Some(protocol::STARTED) => {
@@ -223,7 +223,7 @@ fn on_message(data: &JsValue) {
             let read = read_end(field("end"), field("connection"), field("probes"));
             drop(feed);
             drop(runs);
-            let Some(slot) = c.runs.borrow_mut().remove(&run) else { return };
+            let Some(slot) = c.runs.borrow_mut().remove(run) else { return };
             // Ready at once: a run starts only once the parts that come after the page are loaded.
             now_or_later(read, move |read| {
                 let (end, connection, probes) = read.unwrap_or_else(|PartMissing| {
@@ -264,7 +264,7 @@ fn header_pairs(pairs: &JsValue) -> Vec<(String, String)> {
 fn on_failure(message: String) {
     let c = client();
     c.settle(State::Failed);
-    let slots: Vec<Slot> = c.runs.borrow_mut().drain().map(|(_, s)| s).collect();
+    let slots: Vec<Slot> = c.runs.borrow_mut().take_all();
     for slot in slots {
         {
             let mut feed = slot.feed.borrow_mut();

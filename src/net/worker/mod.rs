@@ -6,6 +6,7 @@
 //! [`protocol`] the messages between them, [`spec`] and [`end`] the plain objects a run's spec and its end
 //! travel as.
 
+pub mod by_run;
 pub mod client;
 pub mod end;
 pub mod protocol;

@@ -10,7 +10,6 @@
 //! refresh, so one message per refresh carries them.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Uint8Array};
@@ -19,6 +18,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::by_run::ByRun;
 use super::end;
 use super::protocol::{self, message, set};
 use crate::split::split_part;
@@ -58,7 +58,7 @@ fn listen() {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         if protocol::get_str(&data, "kind").as_deref() == Some(protocol::PULL) {
-            for (&run, (_, batch)) in runs.borrow().iter() {
+            for (run, (_, batch)) in runs.borrow().iter() {
                 flush(run, batch);
             }
             return;
@@ -70,12 +70,12 @@ fn listen() {
                 wasm_bindgen_futures::spawn_local(run_in_worker(run, spec, runs.clone()));
             }
             Some(protocol::CANCEL) => {
-                if let Some((abort, _)) = runs.borrow().get(&run) {
+                if let Some((abort, _)) = runs.borrow().get(run) {
                     abort.cancel();
                 }
             }
             Some(protocol::ANSWER_END) => {
-                if let (Some((abort, _)), Some(at_ms)) = (runs.borrow().get(&run), protocol::get_f64(&data, "at_ms")) {
+                if let (Some((abort, _)), Some(at_ms)) = (runs.borrow().get(run), protocol::get_f64(&data, "at_ms")) {
                     abort.answer_ended(at_ms);
                 }
             }
@@ -120,7 +120,7 @@ async fn warm_up() {
 }
 
 /// The runs being measured: how to cancel each, and its reads waiting for the page's next pull.
-type Runs = Rc<RefCell<HashMap<u32, (Abort, Rc<RefCell<Batch>>)>>>;
+type Runs = Rc<RefCell<ByRun<(Abort, Rc<RefCell<Batch>>)>>>;
 
 async fn run_in_worker(run: u32, spec: Result<RunSpec, String>, runs: Runs) {
     let end_now = |message: String| {
@@ -139,7 +139,7 @@ async fn run_in_worker(run: u32, spec: Result<RunSpec, String>, runs: Runs) {
     runs.borrow_mut().insert(run, (abort.clone(), sink.batch.clone()));
     let outcome = measure(&spec, &sink, &abort).await;
     flush(run, &sink.batch);
-    runs.borrow_mut().remove(&run);
+    runs.borrow_mut().remove(run);
     post_end(run, &outcome.end, outcome.connection.as_ref(), &outcome.probes);
 }
 
