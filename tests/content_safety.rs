@@ -42,8 +42,8 @@ async fn hostile_html_and_markdown_are_shown_as_text_and_run_nothing() {
         // Opening the section renders its rows on a later frame: wait for them, then read.
         let raw = page.wait_for_testid_text("raw-view", Duration::from_secs(5), |text| !text.is_empty()).await;
         assert!(raw.contains("<img src=x"), "raw view shows it as text: {raw}");
-        let markdown = page.testid_prop("markdown", "value").await.unwrap_or_default();
-        assert!(!markdown.contains("<img") || markdown.contains("\\<img"), "Markdown escapes it: {markdown}");
+        let markdown = page.markdown(Duration::from_secs(5)).await;
+        assert!(!markdown.is_empty() && (!markdown.contains("<img") || markdown.contains("\\<img")), "Markdown escapes it: {markdown}");
 
         assert_eq!(eval(&page, "return typeof window.__pwned;").await, "undefined", "the payload ran");
         let injected = eval(&page, "return document.querySelectorAll('img[src=\"x\"], [onerror], [onload], a[href^=\"javascript\"]').length;").await;

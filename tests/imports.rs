@@ -2,7 +2,8 @@
 //! so a verdict made up in the file never becomes the banner; an import is marked at the verdict and in
 //! `#report-json` (`imported: true`, `imported_from`); the measurement it replaced is one click away; an
 //! export without runs is refused; a report-only import cancels a running campaign, clears the old
-//! timeline and offers none of its suggestions as one-click fixes.
+//! timeline and offers none of its suggestions as one-click fixes. The same card's share side: a
+//! download and a copy say what they did, with their code fetched by the click (never by a run).
 //!
 //! Needs a built page (`trunk build --release`) and chromium with chromium-driver.
 
@@ -113,6 +114,37 @@ async fn a_report_only_import_cancels_a_run_clears_the_timeline_and_offers_no_fi
         // The cut-short run is back as it stood: its timeline, no import marker.
         assert!(drawn_reads(&page).await > 0, "the cancelled run's timeline is back");
         assert!(page.testid_text("verdict-imported").await.is_none());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_and_a_copy_say_what_they_did_with_code_fetched_by_the_click() {
+    with_page(|page: Page| async move {
+        let target = page.lab_url("/v1/chat/completions?tokens=5&cadence_ms=10&first_ms=20");
+        let run = page.run_report(&page.query_for(&target, "")).await;
+        assert_eq!(run.json["verdict"], "streaming", "{}", run.text);
+        let limit = std::time::Duration::from_secs(10);
+
+        page.click("export-json").await;
+        let note = page.wait_for_testid_text("handoff-note", limit, |n| !n.is_empty()).await;
+        assert!(note.starts_with("Downloaded streamscope-report.json"), "after Download JSON: {note:?}");
+
+        page.click("copy-markdown").await;
+        let note = page.wait_for_testid_text("handoff-note", limit, |n| n.starts_with("Markdown") || n.starts_with("The browser refused")).await;
+        assert_eq!(note, "Markdown summary copied.", "after Copy Markdown");
+
+        // A browser that refuses the copy (it rejects the promise, as one does without a recent click):
+        // the note says so and the summary to copy by hand is shown.
+        let refuse = "navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'));";
+        page.client().execute(refuse, vec![]).await.expect("clipboard replaced");
+        page.click("copy-markdown").await;
+        let note = page.wait_for_testid_text("handoff-note", limit, |n| n.starts_with("The browser refused")).await;
+        assert!(note.starts_with("The browser refused the clipboard"), "after a refused copy: {note:?}");
+        let open = page.client().execute("return document.querySelector('[data-testid=\"markdown-toggle\"]').parentElement.open;", vec![]).await;
+        assert_eq!(open.ok(), Some(Value::Bool(true)), "the Markdown is shown after a refused copy");
+        let shown = page.markdown_where(limit, |m| m.contains("streaming")).await;
+        assert!(shown.contains("streaming"), "the Markdown shown after a refused copy: {shown:?}");
     })
     .await;
 }

@@ -82,7 +82,7 @@ async fn a_chinese_browser_reads_chinese_and_a_switch_keeps_the_run() {
         assert!(has_chinese(&framing), "finding in Chinese: {framing}");
         let detail = zh["findings"].as_array().and_then(|f| f.first()).map(|f| f["detail"].to_string()).unwrap_or_default();
         assert!(has_chinese(&detail), "#report-json's words in Chinese: {detail}");
-        let markdown_zh = page.testid_prop("markdown", "value").await.unwrap_or_default();
+        let markdown_zh = page.markdown_where(SWITCH_LIMIT, has_chinese).await;
         assert!(has_chinese(&markdown_zh), "Markdown in Chinese: {markdown_zh}");
         let ttft_zh = page.testid_text("metric-ttft").await;
         let labels_zh = page_labels(&page).await;
@@ -103,7 +103,7 @@ async fn a_chinese_browser_reads_chinese_and_a_switch_keeps_the_run() {
         assert!(sentence.starts_with("Streaming") && !has_chinese(&sentence), "English verdict: {sentence}");
         let framing = page.testid_text("finding-framing").await.unwrap_or_default();
         assert!(framing.contains("was read as SSE") && !has_chinese(&framing), "English finding: {framing}");
-        let markdown_en = page.testid_prop("markdown", "value").await.unwrap_or_default();
+        let markdown_en = page.markdown_where(SWITCH_LIMIT, |t| !t.is_empty() && !has_chinese(t)).await;
         assert!(!markdown_en.is_empty() && !has_chinese(&markdown_en), "Markdown in English: {markdown_en}");
         assert_eq!(page.testid_text("metric-ttft").await, ttft_zh, "numbers and units read the same");
         let labels_en = page_labels(&page).await;
@@ -150,7 +150,7 @@ async fn a_chinese_browser_reads_a_finding_s_fix_in_chinese() {
         let shown = page.testid_text("finding-collected").await.unwrap_or_default();
         let fix = collected["fix"].as_str().unwrap_or_default();
         assert!(shown.contains("处理办法") && shown.contains(fix), "the page shows the Chinese fix: {shown}");
-        let markdown = page.testid_prop("markdown", "value").await.unwrap_or_default();
+        let markdown = page.markdown_where(SWITCH_LIMIT, has_chinese).await;
         // Markdown escapes its punctuation (`proxy\_buffering`): compare the fix's words before the first colon.
         let lead = fix.split('：').next().unwrap_or_default();
         assert!(markdown.contains(&format!("处理办法：{lead}")), "the Markdown carries the same fix: {markdown}");

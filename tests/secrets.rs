@@ -27,7 +27,9 @@ async fn everything(page: &Page) -> String {
     out.push_str(&report);
     out.push_str(&page.export_text(std::time::Duration::from_secs(3)).await);
     assert!(out.contains("streamscope_export"), "the export was not built");
-    out.push_str(&page.testid_prop("markdown", "value").await.unwrap_or_default());
+    let markdown = page.markdown(std::time::Duration::from_secs(3)).await;
+    assert!(!markdown.is_empty(), "the Markdown was not built");
+    out.push_str(&markdown);
     out.push_str(&page.testid_attr("permalink", "href").await.unwrap_or_default());
     if page.testid_count("raw-toggle").await > 0 {
         page.click("raw-toggle").await;

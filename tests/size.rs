@@ -94,7 +94,8 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// 353,249 B; the "before" figures are 494,876 and 354,973 B less what the commit before saved, measured
 /// beside this change; BENCHMARKS.md, Size, "AG-UI read"); 495,766 B with LangGraph's streams read, paid
 /// for by four more enums read by name. Back to 495,000 B the same day, once the worker's runs were found
-/// in a list instead of two `HashMap`s (495,356 -> 492,548 B).
+/// in a list instead of two `HashMap`s (495,356 -> 492,548 B); 493,831 B once the share card's export
+/// and Markdown came with `on_demand` (+1,283 B in all for a run 4,654 B less).
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
 const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 495_000;
 
@@ -116,7 +117,8 @@ const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 495_000;
 /// flattened iterators), rounded up to the next 5 KB; 354,973 B on 2026-12-07, morning, with AG-UI read
 /// and a response left open stopped 2 s after its end marker, 353,249 B once a campaign of more than
 /// one run was planned by the `campaign` chunk, 350,577 B once the worker's runs were found in a list
-/// instead of two `HashMap`s. Never raise it to let a change in.
+/// instead of two `HashMap`s, 345,923 B once the share card's export and Markdown were built by code
+/// fetched when someone opens or clicks them (`on_demand`). Never raise it to let a change in.
 const RATCHET_RUN_WASM_GZIP_BYTES: u64 = 355_000;
 
 /// The chunks a run loads: its own two, and each shared chunk the loader lists for either.

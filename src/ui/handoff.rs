@@ -8,10 +8,9 @@ use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::i18n::keys::{UiFormKey, UiKey};
 use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::export::{Export, ExportedRun, Imported};
-use streamscope_core::report::markdown::campaign_markdown;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::on_demand::{read_import, show_export};
+use super::on_demand::{export_text, markdown_text, read_import, show_export};
 use super::lang::{chosen_getter, lang_getter, word};
 use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
@@ -19,7 +18,7 @@ use streamscope_core::config::page_config::PageConfig;
 use super::session::Session;
 
 /// The export of what the session shows now.
-fn current_export(session: Session, lang: Lang) -> Option<Export> {
+pub(super) fn current_export(session: Session, lang: Lang) -> Option<Export> {
     if session.campaign.with_untracked(Option::is_none) {
         return None;
     }
@@ -45,11 +44,18 @@ fn download(file_name: &str, text: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
-/// `navigator.clipboard.writeText(text)`; the returned promise is left to settle on its own.
-fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
-    let clipboard = js_sys::Reflect::get(&window().navigator(), &"clipboard".into())?;
-    let write: js_sys::Function = js_sys::Reflect::get(&clipboard, &"writeText".into())?.dyn_into()?;
-    write.call1(&clipboard, &JsValue::from_str(text)).map(|_| ())
+/// `navigator.clipboard.writeText(text)`: whether the browser copied it (it may refuse at once, or
+/// later through the promise, e.g. without a recent click).
+async fn copy_to_clipboard(text: &str) -> bool {
+    let write = || -> Result<js_sys::Promise, JsValue> {
+        let clipboard = js_sys::Reflect::get(&window().navigator(), &"clipboard".into())?;
+        let write: js_sys::Function = js_sys::Reflect::get(&clipboard, &"writeText".into())?.dyn_into()?;
+        write.call1(&clipboard, &JsValue::from_str(text))?.dyn_into()
+    };
+    match write() {
+        Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
+        Err(_) => false,
+    }
 }
 
 /// Reads the first dropped or chosen file's text, then hands it to `then`.
@@ -71,14 +77,36 @@ fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
     });
 }
 
+/// What `build` (code fetched the first time it is called) writes of the session's report while `open`
+/// holds, built again when the report or the language changes; empty while closed. An export with long
+/// traces is large, and a run that is not shared never needs the code.
+fn built_while_open<F>(session: Session, open: RwSignal<bool>, build: fn(Session, Lang) -> F) -> RwSignal<String>
+where
+    F: std::future::Future<Output = Result<Option<String>, PartMissing>> + 'static,
+{
+    let lang = lang_getter();
+    let shown = RwSignal::new(String::new());
+    Effect::new(move || {
+        session.campaign.track();
+        let lang = lang();
+        if !open.get() {
+            shown.set(String::new());
+            return;
+        }
+        now_or_later(build(session, lang), move |text| {
+            // Closed again while the code was on its way.
+            if open.get_untracked() {
+                shown.set(text.ok().flatten().unwrap_or_default());
+            }
+        });
+    });
+    shown
+}
+
 /// Share and import.
 #[component]
 pub fn Handoff(session: Session) -> impl IntoView {
     let (lang, chosen) = (lang_getter(), chosen_getter());
-    let markdown = move || {
-        let lang = lang();
-        session.campaign.with(|c| c.as_ref().map(|c| campaign_markdown(c, lang)).unwrap_or_default())
-    };
     // The language chosen on the page (after the run, too) rides in the link; the browser's own does not.
     let permalink = move || {
         let chosen = chosen();
@@ -91,7 +119,6 @@ pub fn Handoff(session: Session) -> impl IntoView {
         })
     };
     let note = RwSignal::new(String::new());
-    let export_open = RwSignal::new(false);
     let import_text = RwSignal::new(String::new());
     let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
     // The reading code comes with the first import (`on_demand`); once it is here the note is set in
@@ -111,23 +138,42 @@ pub fn Handoff(session: Session) -> impl IntoView {
             Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
         })
     };
-    let export_json = move |_| match current_export(session, lang()) {
-        Some(export) => {
-            let file = "streamscope-report.json";
-            let result = download(file, &export.to_json_pretty());
-            note.set(match result {
-                Ok(()) => Text::msg(UiFormKey::NoteDownloaded).with("file", file).render(lang()),
-                Err(e) => Text::msg(UiFormKey::NoteDownloadFailed).with("error", format!("{e:?}")).render(lang()),
-            });
-        }
-        None => note.set(say_now(UiFormKey::NoteNothingToExport)),
+    let export_json = move |_| {
+        now_or_later(export_text(session, lang()), move |text| match text {
+            Ok(Some(text)) => {
+                let file = "streamscope-report.json";
+                let result = download(file, &text);
+                note.set(match result {
+                    Ok(()) => Text::msg(UiFormKey::NoteDownloaded).with("file", file).render(lang()),
+                    Err(e) => Text::msg(UiFormKey::NoteDownloadFailed).with("error", format!("{e:?}")).render(lang()),
+                });
+            }
+            Ok(None) => note.set(say_now(UiFormKey::NoteNothingToExport)),
+            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang())),
+        })
     };
+    let export_open = RwSignal::new(false);
+    let export_shown = built_while_open(session, export_open, export_text);
+    let markdown_open = RwSignal::new(false);
+    let markdown_shown = built_while_open(session, markdown_open, markdown_text);
     let copy_md = move |_| {
-        let text = markdown();
-        note.set(match copy_to_clipboard(&text) {
-            Ok(()) => say_now(UiFormKey::NoteMarkdownCopied),
-            Err(_) => say_now(UiFormKey::NoteClipboardRefused),
-        });
+        now_or_later(markdown_text(session, lang()), move |text| match text {
+            // Called in the click's task when the code is here, so that the browser sees the click.
+            Ok(Some(text)) => leptos::task::spawn_local(async move {
+                if copy_to_clipboard(&text).await {
+                    note.set(say_now(UiFormKey::NoteMarkdownCopied));
+                } else {
+                    // The note says to copy the summary below by hand: open it (its toggle builds it).
+                    let summary = document().query_selector("[data-testid=markdown-toggle]").ok().flatten();
+                    if let Some(details) = summary.and_then(|s| s.parent_element()) {
+                        let _ = details.set_attribute("open", "");
+                    }
+                    note.set(say_now(UiFormKey::NoteClipboardRefused));
+                }
+            }),
+            Ok(None) => note.set(say_now(UiFormKey::NoteNothingToExport)),
+            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang())),
+        })
     };
     let has_report = move || session.campaign.with(|c: &Option<CampaignReport>| c.is_some());
     view! {
@@ -153,16 +199,14 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         data-testid="export-text"
                         readonly
                         rows=8
-                        prop:value=move || {
-                            // Built only while open: an export with long traces is large.
-                            session.campaign.track();
-                            if export_open.get() { current_export(session, lang()).map(|e| e.to_json_pretty()).unwrap_or_default() } else { String::new() }
-                        }
+                        prop:value=move || export_shown.get()
                     ></textarea>
                 </details>
-                <details>
-                    <summary>{word(UiFormKey::MarkdownSummary)}</summary>
-                    <textarea class="markdown" data-testid="markdown" readonly rows=10 prop:value=markdown></textarea>
+                <details on:toggle=move |ev| {
+                    markdown_open.set(event_target::<web_sys::HtmlElement>(&ev).has_attribute("open"));
+                }>
+                    <summary data-testid="markdown-toggle">{word(UiFormKey::MarkdownSummary)}</summary>
+                    <textarea class="markdown" data-testid="markdown" readonly rows=10 prop:value=move || markdown_shown.get()></textarea>
                 </details>
             </Show>
             <h2>{word(UiFormKey::Import)}</h2>

@@ -1,10 +1,13 @@
 //! Code a run never needs, in a wasm chunk of its own, `on_demand`, fetched the first time someone
-//! imports or compares two request bodies, never by a run or preloaded:
+//! imports, compares two request bodies or shares a run, never by a run or preloaded:
 //! - reading an import (an export or a bare report, pasted, dropped or chosen): every report type and
 //!   every trace from JSON, about 46 KB of the gzipped wasm;
 //! - showing an imported export: its runs analysed again and its campaign recomputed;
 //! - the prefix check's comparison and the view of its result: canonicalising and diffing two request
-//!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB.
+//!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB;
+//! - the share card's export (report, configuration and traces as JSON) and Markdown summary, built
+//!   when their details are opened or a download or a copy is clicked: a run that is not shared never
+//!   needs them (a run 5.0 KB less, every file 1.0 KB more; BENCHMARKS.md, Size).
 //!
 //! One chunk for both rather than one each: code that two chunks share goes to chunks of its own, one
 //! per set of chunks that share it, and each compresses alone; two chunks made 1.5 KB more in all than
@@ -31,6 +34,18 @@ split_part!(on_demand, preload_show_export;
 /// recomputed (for a campaign of more than one run, with the code the `campaign` chunk shares).
 pub fn show_export(session: Session, export: ImportedExport) -> () {
     session.show_export(export)
+});
+
+split_part!(on_demand, preload_export_text;
+/// The export of what `session` shows now as pretty JSON, said in `lang` (`None` before any report).
+pub fn export_text(session: Session, lang: Lang) -> Option<String> {
+    super::handoff::current_export(session, lang).map(|export| export.to_json_pretty())
+});
+
+split_part!(on_demand, preload_markdown_text;
+/// The Markdown summary of what `session` shows now, said in `lang` (`None` before any report).
+pub fn markdown_text(session: Session, lang: Lang) -> Option<String> {
+    session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)))
 });
 
 split_part!(on_demand, preload_prefix_result;

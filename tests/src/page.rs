@@ -292,6 +292,32 @@ impl Page {
         }
     }
 
+    /// Opens the share card's Markdown (if it is not open) and returns the Markdown it shows once
+    /// `accept` holds for it, or what it shows after `limit`: the Markdown is built when the details open
+    /// (and again when the run or the language changes), by code fetched the first time.
+    pub async fn markdown_where(&self, limit: Duration, accept: impl Fn(&str) -> bool) -> String {
+        let open = "const e = document.querySelector('[data-testid=\"markdown-toggle\"]'); \
+                    return e ? String(e.parentElement.open) : 'none';";
+        if let Ok(Value::String(state)) = self.client.execute(open, vec![]).await {
+            if state == "false" {
+                self.click("markdown-toggle").await;
+            }
+        }
+        let deadline = Instant::now() + limit;
+        loop {
+            let text = self.testid_prop("markdown", "value").await.unwrap_or_default();
+            if accept(&text) || Instant::now() >= deadline {
+                return text;
+            }
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
+    }
+
+    /// [`Page::markdown_where`] for any Markdown at all (empty after `limit`).
+    pub async fn markdown(&self, limit: Duration) -> String {
+        self.markdown_where(limit, |text| !text.is_empty()).await
+    }
+
     /// How many elements carry this `data-testid`.
     pub async fn testid_count(&self, testid: &str) -> usize {
         let script = "return document.querySelectorAll(`[data-testid=\"${arguments[0]}\"]`).length;";
