@@ -352,6 +352,7 @@ fn a_tool_call_answer_is_timed_as_its_arguments_stream() {
     let a = analyze(&t);
     assert_eq!(a.text, "{\"location\":\"Paris, France\",\"unit\":\"celsius\"}");
     assert_eq!((a.tool_arg_events, a.content_event_count), (12, 12));
+    assert_eq!(a.tool_names, ["get_weather"]);
     let r = Report::from_trace(&t);
     assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
     assert_eq!(r.finish_reason, Some(StopReason::ToolCalls));
@@ -362,6 +363,7 @@ fn a_tool_call_answer_is_timed_as_its_arguments_stream() {
     let f = r.findings.iter().find(|f| f.code == FindingCode::ToolCall).expect("tool_call");
     assert_eq!((&f.evidence["tool_arg_events"], &f.evidence["content_events"]), (&serde_json::json!(12), &serde_json::json!(12)));
     assert!(f.detail.starts_with("12 of the 12 content events carried a tool call's arguments"), "{}", f.detail);
+    assert_eq!((f.title.as_str(), &f.evidence["tool_names"]), ("The answer was a tool call: get_weather", &serde_json::json!(["get_weather"])));
     // A plain answer says nothing of it.
     assert!(!codes(&report(SSE, &messages(AZURE_DEFAULT, "\n\n"))).contains(&"tool_call"));
 }

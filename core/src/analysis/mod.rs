@@ -50,6 +50,12 @@ pub const STREAM_ERRORS_KEPT: usize = 20;
 /// event is otherwise bounded only by the line and event caps).
 pub const STREAM_ERROR_CHARS: usize = 1000;
 
+/// How many different tool names an analysis keeps ([`Analysis::tool_names`]).
+pub const TOOL_NAMES_KEPT: usize = 8;
+
+/// How many characters of a tool's name an analysis keeps: a name is the server's text.
+pub const TOOL_NAME_CHARS: usize = 64;
+
 /// The first fact of a stream that was not a keep-alive.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FirstChunk {
@@ -181,6 +187,10 @@ pub struct Analysis {
     /// The content filter marks the stream carried (Azure OpenAI's, [`crate::dialect::content_filter`]).
     #[serde(default)]
     pub filter_marks: FilterMarks,
+    /// The names of the tools the answer called, in the order they were first named: the first
+    /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
+    #[serde(default)]
+    pub tool_names: Vec<String>,
 }
 
 impl Analysis {
@@ -266,8 +276,8 @@ impl Analysis {
     }
 
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
-        let ChunkFacts { kinds, usage, server_ms, created_unix_s, filter } = facts;
-        let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s, filter };
+        let ChunkFacts { kinds, usage, server_ms, created_unix_s, filter, tool_names } = facts;
+        let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s, filter, tool_names };
         self.emit_kinds(at_ms, read_index, &facts, kinds);
     }
 
@@ -281,6 +291,12 @@ impl Analysis {
             match &mut self.usage {
                 Some(old) => old.merge(u),
                 None => self.usage = Some(u.clone()),
+            }
+        }
+        for name in &facts.tool_names {
+            let name = truncate_chars(name, TOOL_NAME_CHARS);
+            if self.tool_names.len() < TOOL_NAMES_KEPT && !self.tool_names.contains(&name) {
+                self.tool_names.push(name);
             }
         }
         let content_before = self.content_event_count;
@@ -776,6 +792,23 @@ mod tests {
 
     fn kinds(a: &Analysis) -> Vec<&'static str> {
         a.events.iter().map(|e| e.kind.name()).collect()
+    }
+
+    #[test]
+    fn tool_names_are_kept_once_each_few_and_short() {
+        let call = |name: &str| {
+            let delta = serde_json::json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":name,"arguments":"{}"}}]}}]});
+            format!("data: {delta}\n\n")
+        };
+        let long = "n".repeat(100);
+        let mut names: Vec<String> = vec!["search".into(), "search".into(), long.clone()];
+        names.extend((0..10).map(|i| format!("tool_{i}")));
+        let body: String = names.iter().map(|n| call(n)).collect();
+        let a = run(SSE, &[(10.0, body.as_bytes())]);
+        assert_eq!(a.tool_names.len(), TOOL_NAMES_KEPT, "{:?}", a.tool_names);
+        assert_eq!(a.tool_names[..3], ["search".to_string(), "n".repeat(TOOL_NAME_CHARS), "tool_0".into()]);
+        assert_eq!(a.tool_names.last().map(String::as_str), Some("tool_5"));
+        assert_eq!(a.tool_arg_events, 13);
     }
 
     fn chunk(content: &str) -> String {

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::{non_empty_str, ChunkFacts, EventKind};
+use super::{names_at, non_empty_str, ChunkFacts, EventKind};
 
 /// Whether a JSON object is an AG-UI event: a `type` of one of its families (`RUN_`, `TEXT_`, `TOOL_`,
 /// `REASONING_`, `THINKING_`, `STEP_`).
@@ -33,7 +33,12 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
         "RUN_FINISHED" => kinds.push(EventKind::Done),
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None)
+    // A tool call's start names the tool (a chunk may carry the name too).
+    let tools = match v.get("type").and_then(Value::as_str) {
+        Some("TOOL_CALL_START" | "TOOL_CALL_CHUNK") => names_at(Some(v), "/toolCallName"),
+        _ => Vec::new(),
+    };
+    ChunkFacts::of(kinds, v, None).with_tool_names(tools)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
-use super::{non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
+use super::{names_at, non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
 
 /// Whether a JSON object is a UI message stream event: a `type` only that stream uses (`text-` or
 /// `reasoning-` `start` / `delta` / `end`, `start-step`, `finish-step`, `tool-input-start` / `-delta`;
@@ -74,14 +74,17 @@ pub fn part_facts(code: u8, v: &Value) -> ChunkFacts {
         }
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    // A tool call's start (`b`) and a whole call (`9`) name the tool.
+    let tools = if matches!(code, b'b' | b'9') { names_at(Some(v), "/toolName") } else { Vec::new() };
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 /// Reads the facts of one UI message stream event (a parsed JSON object).
 pub fn event_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
-    match v.get("type").and_then(Value::as_str).unwrap_or_default() {
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
+    match kind {
         "text-delta" => kinds.extend(non_empty_str(v.get("delta")).map(EventKind::Content)),
         "reasoning-delta" => kinds.extend(non_empty_str(v.get("delta")).map(EventKind::Reasoning)),
         "tool-input-delta" => kinds.extend(non_empty_str(v.get("inputTextDelta")).map(EventKind::ToolArgs)),
@@ -89,7 +92,9 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
         "finish" => finish(&mut kinds, &mut reported, v.get("finishReason"), metadata_usage(v)),
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    let names_tool = matches!(kind, "tool-input-start" | "tool-input-available");
+    let tools = if names_tool { names_at(Some(v), "/toolName") } else { Vec::new() };
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use super::{non_empty_str, EventKind};
+use super::{names_at, non_empty_str, EventKind};
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::stop_reason;
@@ -77,6 +77,7 @@ fn text_kind(block: &Value) -> EventKind {
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
+    let mut tools = Vec::new();
     match event_type(v, event) {
         "message_start" => {
             kinds.push(EventKind::RoleOnly);
@@ -84,7 +85,11 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
             ChunkFacts::push_usage(&mut kinds, &mut reported, u);
         }
         "content_block_start" => {
-            kinds.push(v.get("content_block").map_or(EventKind::Empty, text_kind))
+            let block = v.get("content_block");
+            kinds.push(block.map_or(EventKind::Empty, text_kind));
+            if block.and_then(|b| b.get("type")).and_then(Value::as_str) == Some("tool_use") {
+                tools = names_at(block, "/name");
+            }
         }
         "content_block_delta" => kinds.push(v.get("delta").map_or(EventKind::Empty, text_kind)),
         "message_delta" => {
@@ -101,7 +106,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         "error" => kinds.push(EventKind::stream_error(error_message(v))),
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 #[cfg(test)]

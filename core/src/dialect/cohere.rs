@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
-use super::{non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
+use super::{names_at, non_empty_str, stop_reason, ChunkFacts, EventKind, StopReason};
 
 /// Whether a JSON object (with the SSE event name, if any) is a Cohere v2 stream event: a `type` such as
 /// `message-start`, `content-delta`, `tool-plan-delta`, `tool-call-end` or `citation-start` (its kinds are
@@ -54,8 +54,10 @@ fn usage(u: &Value) -> Option<Usage> {
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
+    let mut tools = Vec::new();
     match event_type(v, event) {
         "message-start" => kinds.push(EventKind::RoleOnly),
+        "tool-call-start" => tools = names_at(v.pointer("/delta/message/tool_calls"), "/function/name"),
         "content-delta" => {
             if let Some(t) = text_at(v, "/delta/message/content/thinking") {
                 kinds.push(EventKind::Reasoning(t));
@@ -74,7 +76,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         }
         _ => {}
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 #[cfg(test)]

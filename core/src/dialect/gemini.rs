@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::EventKind;
+use super::{non_empty_str, EventKind};
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::stop_reason;
@@ -57,6 +57,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         .get("candidates")
         .and_then(Value::as_array)
         .and_then(|c| c.first());
+    let mut tools = Vec::new();
     if let Some(candidate) = candidate {
         let (mut thought, mut text, mut calls) = (String::new(), String::new(), String::new());
         let parts = candidate
@@ -66,6 +67,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
         for part in parts {
             if let Some(call) = part.get("functionCall") {
                 calls.push_str(&call.get("args").unwrap_or(&Value::Null).to_string());
+                tools.extend(non_empty_str(call.get("name")));
             }
             if let Some(t) = part.get("text").and_then(Value::as_str) {
                 if part.get("thought").and_then(Value::as_bool) == Some(true) {
@@ -92,7 +94,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
     }
     let mut reported = None;
     ChunkFacts::push_usage(&mut kinds, &mut reported, v.get("usageMetadata").and_then(usage));
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
-use super::{non_empty_str, stop_reason, ChunkFacts, EventKind};
+use super::{names_at, non_empty_str, stop_reason, ChunkFacts, EventKind};
 
 /// Whether an SSE event name is LangGraph's `messages` (a subgraph's is `messages|<namespace>`).
 pub(crate) fn is_messages(event: Option<&str>) -> bool {
@@ -36,6 +36,7 @@ pub fn is_end(event: Option<&str>) -> bool {
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
+    let mut tools = Vec::new();
     if event == Some("error") {
         let message = non_empty_str(v.get("message")).or_else(|| non_empty_str(v.get("error")));
         kinds.push(EventKind::stream_error(message));
@@ -43,9 +44,11 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         let chunk = v.get(0).unwrap_or(&Value::Null);
         if matches!(chunk.get("type").and_then(Value::as_str), Some("AIMessageChunk" | "ai")) {
             message_facts(chunk, &mut kinds, &mut reported);
+            // A tool call's first chunk names the tool (later ones carry `name: null`).
+            tools = names_at(chunk.get("tool_call_chunks"), "/name");
         }
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 /// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk.

@@ -203,6 +203,9 @@ pub struct ChunkFacts {
     pub created_unix_s: Option<f64>,
     /// What the message says about a content filter (Azure OpenAI's marks, [`content_filter`]).
     pub filter: content_filter::FilterMark,
+    /// The names of the tools the message starts calling (OpenAI's `tool_calls[].function.name`,
+    /// Anthropic's `tool_use` block, ...), as the server wrote them.
+    pub tool_names: Vec<String>,
 }
 
 impl ChunkFacts {
@@ -218,6 +221,7 @@ impl ChunkFacts {
             server_ms: v.get("server_ms").and_then(Value::as_f64),
             created_unix_s,
             filter: content_filter::FilterMark::None,
+            tool_names: Vec::new(),
         }
     }
 
@@ -243,6 +247,12 @@ impl ChunkFacts {
         self
     }
 
+    /// The same facts with the names of the tools the message starts calling.
+    pub fn with_tool_names(mut self, names: Vec<String>) -> ChunkFacts {
+        self.tool_names = names;
+        self
+    }
+
     /// The same facts with the usage the message reported.
     pub fn with_usage(mut self, usage: Option<Usage>) -> ChunkFacts {
         self.usage = usage;
@@ -265,6 +275,19 @@ pub enum Payload {
 /// reason); `None` for anything else.
 pub(crate) fn non_empty_str(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// The non-empty strings at `pointer` in each item of `items` (an array, or one object): the names of the
+/// tools a message calls, wherever a dialect keeps them.
+pub(crate) fn names_at(items: Option<&Value>, pointer: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut push = |item: &Value| names.extend(non_empty_str(item.pointer(pointer)));
+    match items {
+        Some(Value::Array(items)) => items.iter().for_each(&mut push),
+        Some(item @ Value::Object(_)) => push(item),
+        _ => {}
+    }
+    names
 }
 
 /// [`classify_payload`] for an SSE event's data: LangGraph's `messages` events carry an array, read as
@@ -371,6 +394,40 @@ pub fn error_message(v: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn each_dialect_names_the_tools_its_answer_starts_calling() {
+        let names = |facts: ChunkFacts| facts.tool_names;
+        let delta = json!({"choices":[{"index":0,"delta":{"tool_calls":[
+            {"index":0,"id":"c1","type":"function","function":{"name":"get_weather","arguments":""}},
+            {"index":1,"id":"c2","type":"function","function":{"name":"get_time","arguments":""}}]}}]});
+        assert_eq!(names(openai::chunk_facts(&delta)), ["get_weather", "get_time"]);
+        let later = json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"q"}}]}}]});
+        assert!(names(openai::chunk_facts(&later)).is_empty(), "a later fragment names nothing");
+        let legacy = json!({"choices":[{"delta":{"function_call":{"name":"lookup","arguments":""}}}]});
+        assert_eq!(names(openai::chunk_facts(&legacy)), ["lookup"]);
+        let start = json!({"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"search","input":{}}});
+        assert_eq!(names(anthropic::event_facts(&start, None)), ["search"]);
+        let text = json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":"","name":"x"}});
+        assert!(names(anthropic::event_facts(&text, None)).is_empty());
+        let item = json!({"type":"response.output_item.added","item":{"type":"function_call","name":"get_weather","arguments":""}});
+        assert_eq!(names(responses::event_facts(&item, None)), ["get_weather"]);
+        let message = json!({"type":"response.output_item.added","item":{"type":"message","name":"x"}});
+        assert!(names(responses::event_facts(&message, None)).is_empty());
+        let gemini = json!({"candidates":[{"content":{"parts":[{"functionCall":{"name":"find","args":{"q":1}}}]}}]});
+        assert_eq!(names(gemini::chunk_facts(&gemini)), ["find"]);
+        let cohere = json!({"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"c","type":"function","function":{"name":"query_db","arguments":""}}}}});
+        assert_eq!(names(cohere::event_facts(&cohere, None)), ["query_db"]);
+        assert_eq!(names(ai_sdk::part_facts(b'b', &json!({"toolCallId":"c","toolName":"calc"}))), ["calc"]);
+        assert_eq!(names(ai_sdk::event_facts(&json!({"type":"tool-input-start","toolCallId":"c","toolName":"calc"}))), ["calc"]);
+        assert_eq!(names(ag_ui::event_facts(&json!({"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"plan"}))), ["plan"]);
+        let chunk = json!([{"type":"AIMessageChunk","content":"","tool_call_chunks":[{"name":"search","args":"","id":"c","index":0}]},{}]);
+        assert_eq!(names(langgraph::event_facts(&chunk, Some("messages"))), ["search"]);
+        let ollama = json!({"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":false});
+        assert_eq!(names(ollama::line_facts(&ollama)), ["get_weather"]);
+        // A name that is not a non-empty string names nothing.
+        assert!(names_at(Some(&json!([{"name":""},{"name":7},{"name":null}])), "/name").is_empty());
+    }
 
     #[test]
     fn detects_each_json_dialect() {

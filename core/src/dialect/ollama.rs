@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{stop_reason, EventKind};
+use super::{names_at, stop_reason, EventKind};
 use super::openai::error_message;
 use super::ChunkFacts;
 use super::usage::{as_count, Usage};
@@ -55,7 +55,9 @@ pub fn line_facts(v: &Value) -> ChunkFacts {
         let u = Usage::of_counts(as_count(v.get("prompt_eval_count")), as_count(v.get("eval_count")));
         ChunkFacts::push_usage(&mut kinds, &mut reported, u);
     }
-    ChunkFacts::of(kinds, v, None).with_usage(reported)
+    ChunkFacts::of(kinds, v, None)
+        .with_usage(reported)
+        .with_tool_names(names_at(v.pointer("/message/tool_calls"), "/function/name"))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{content_filter, non_empty_str, stop_reason, ChunkFacts, EventKind};
+use super::{content_filter, names_at, non_empty_str, stop_reason, ChunkFacts, EventKind};
 use super::usage::Usage;
 
 /// The payload that ends an OpenAI stream.
@@ -96,6 +96,7 @@ fn content_list(parts: &[Value], reasoning: &mut String, answer: &mut String) {
 pub fn chunk_facts(v: &Value) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut carried_text = false;
+    let mut tools = Vec::new();
     if let Some(msg) = error_message(v) {
         kinds.push(EventKind::StreamError(msg));
     }
@@ -131,6 +132,10 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
                 kinds.push(EventKind::ToolArgs(args));
                 carried = true;
             }
+            tools = match d.get("tool_calls") {
+                Some(calls) => names_at(Some(calls), "/function/name"),
+                None => names_at(d.get("function_call"), "/name"),
+            };
         }
         if !carried {
             if let Some(t) = non_empty_str(choice.get("text")) {
@@ -166,6 +171,7 @@ pub fn chunk_facts(v: &Value) -> ChunkFacts {
     ChunkFacts::of(kinds, v, created)
         .with_usage(usage)
         .with_filter(content_filter::mark(v, choice, carried_text))
+        .with_tool_names(tools)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::{EventKind, StopReason};
+use super::{names_at, EventKind, StopReason};
 use super::ChunkFacts;
 use super::stop_reason;
 use super::usage::{as_count, Usage};
@@ -74,7 +74,10 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         kinds.push(EventKind::Done);
         kinds
     };
-    let kinds: Vec<EventKind> = match event_type(v, event) {
+    let kind = event_type(v, event);
+    // A function call starts with its item, which names the function.
+    let call = v.get("item").filter(|i| kind == "response.output_item.added" && i.get("type").and_then(Value::as_str) == Some("function_call"));
+    let kinds: Vec<EventKind> = match kind {
         "response.output_text.delta" | "response.refusal.delta" => {
             vec![delta(v, EventKind::Content)]
         }
@@ -102,6 +105,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let ends = kinds.contains(&EventKind::Usage);
     ChunkFacts::of(kinds, v, response.and_then(|r| r.get("created_at")).and_then(Value::as_f64))
         .with_usage(reported.filter(|_| ends))
+        .with_tool_names(names_at(call, "/name"))
 }
 
 #[cfg(test)]

@@ -340,14 +340,20 @@ pub fn tool_call(run: &RunFacts) -> Option<Finding> {
     if tools == 0 {
         return None;
     }
+    // The tools it called, by the names the server gave them (kept short and few by the analysis).
+    let names = &analysis.tool_names;
+    let title = match names.is_empty() {
+        true => Text::msg(K::ToolCallTitle),
+        false => Text::msg(K::ToolCallTitleNamed).with("names", names.join(", ")),
+    };
     Some(
         Finding::new(
             FindingCode::ToolCall,
             Severity::Info,
-            Text::msg(K::ToolCallTitle),
+            title,
             Text::msg(K::ToolCallDetail).count("tools", tools).count("events", metrics.content_events),
         )
-        .evidence(json_object!({"tool_arg_events": tools, "content_events": metrics.content_events})),
+        .evidence(json_object!({"tool_arg_events": tools, "tool_names": names, "content_events": metrics.content_events})),
     )
 }
 

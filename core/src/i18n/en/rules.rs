@@ -62,6 +62,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::MaxTokensDetail => "The model stopped because it reached the token limit ({said}); the answer is cut off.",
         RulesKey::MaxTokensFix => "Raise {limit}, or ask for a shorter answer.",
         RulesKey::ToolCallTitle => "The answer was a tool call",
+        RulesKey::ToolCallTitleNamed => "The answer was a tool call: {names}",
         RulesKey::ToolCallDetail => "{tools} of the {events} content events carried a tool call's arguments as they were generated: they are the answer's tokens here, so TTFT, TPOT and the gaps count them, and the text shows them as they arrived.",
         RulesKey::ContentFilteredTitle => "A content filter stopped the answer",
         RulesKey::ContentFilteredDetail => "The stream ended with {said}: the provider's safety system stopped the answer, so the text ends where the filter cut it. Neither the network nor a proxy did this.",

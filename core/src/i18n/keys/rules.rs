@@ -63,6 +63,7 @@ key_group! {
         ContentFilteredDetail,
         ContentFilteredFix,
         ToolCallTitle,
+        ToolCallTitleNamed,
         ToolCallDetail,
         MalformedTitle,
         MalformedDetail,

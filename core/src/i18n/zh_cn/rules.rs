@@ -62,6 +62,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::MaxTokensDetail => "模型因为达到 token 上限而停止（{said}），回答被截断了。",
         RulesKey::MaxTokensFix => "调大 {limit}，或者要求更短的回答。",
         RulesKey::ToolCallTitle => "回答是一次工具调用",
+        RulesKey::ToolCallTitleNamed => "回答是一次工具调用：{names}",
         RulesKey::ToolCallDetail => "{events} 个内容事件中有 {tools} 个是边生成边发送的工具调用参数：这里它们就是回答的 token，所以 TTFT、TPOT 和间隔都算上了它们，文本里也按到达顺序显示它们。",
         RulesKey::ContentFilteredTitle => "内容过滤器中止了回答",
         RulesKey::ContentFilteredDetail => "流以 {said} 结束：服务商的安全系统中止了回答，文本在过滤器截断的地方结束。这不是网络或代理造成的。",
