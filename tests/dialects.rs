@@ -161,8 +161,12 @@ async fn every_dialect_measures_the_same_schedule() {
         let report = run(&page, &page.lab_url(&format!("/v1/chat/completions?{REFERENCE}&tool_call=1"))).await;
         let mut check = on_schedule("tool_call=1", &report, "openai-chat", "usage");
         let text = page.testid_text("answer-text").await.unwrap_or_default();
+        let shown = page.testid_text("finding-tool_call").await.unwrap_or_default();
+        let named = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "tool_call")).map(|f| f["evidence"]["tool_names"].clone());
         check
             .finding("tool_call")
+            .that(named == Some(serde_json::json!(["get_weather"])), || format!("tool_names {named:?}"))
+            .that(shown.contains("The answer was a tool call: get_weather"), || format!("the finding on the page: {shown:?}"))
             .no_finding("no_content")
             .that(report["finish_reason"] == "tool_calls", || format!("finish_reason {}", report["finish_reason"]))
             .that(text.chars().count() >= 50, || format!("answer text {text:?}"));
