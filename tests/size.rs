@@ -2,8 +2,9 @@
 //! module, which the page and its worker load before the page works, and the chunks that come after it:
 //! what is shown once a run has started or on demand, the live analysis and the derivation of reports
 //! (src/ui/parts.rs), fetched once the page has mounted; the reader loop (src/net/measure.rs), which the
-//! measuring worker loads; what a run never needs, the reading of an import and the prefix check's
-//! comparison (src/ui/on_demand.rs), fetched only when someone imports or compares two request bodies;
+//! measuring worker loads; what a run never needs, the reading of an import, the prefix check's
+//! comparison and the share card's export and Markdown (src/ui/on_demand.rs), fetched only when someone
+//! imports, compares two request bodies or shares;
 //! and the code two or more of them share. Each file gzipped with `gzip -9 -n`: the main module
 //! must stay within issue 13's budget, [`BUDGET_MAIN_WASM_GZIP_BYTES`], and within a ratchet below it that
 //! holds what was won toward the 150 KB the issue works toward, [`RATCHET_MAIN_WASM_GZIP_BYTES`]; what a
