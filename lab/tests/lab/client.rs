@@ -188,6 +188,12 @@ pub async fn post_json(addr: SocketAddr, path: &str, body: &str) -> Response {
 /// Reads one response; with `to_eof` the body runs until the server closes, otherwise it is
 /// `Content-Length` bytes long.
 pub async fn read_response(socket: &mut TcpStream, start: Instant, to_eof: bool) -> Response {
+    let head = read_head(socket, start).await;
+    read_body(socket, head, start, to_eof).await
+}
+
+/// Reads a response's head (ms after `start`); body bytes that came along are its first read.
+pub async fn read_head(socket: &mut TcpStream, start: Instant) -> Response {
     let mut buffer = Vec::new();
     let head_end = loop {
         if let Some(i) = find(&buffer, b"\r\n\r\n") {
@@ -220,12 +226,22 @@ pub async fn read_response(socket: &mut TcpStream, start: Instant, to_eof: bool)
             bytes: buffer[head_end..].to_vec(),
         });
     }
-    let content_length = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.parse::<usize>().expect("numeric Content-Length"));
+    Response {
+        status,
+        headers,
+        head_at_ms,
+        reads,
+    }
+}
+
+/// Reads the rest of `response`'s body, each read stamped in ms after `start`: until the server closes
+/// with `to_eof`, otherwise until it is `Content-Length` bytes long.
+pub async fn read_body(socket: &mut TcpStream, mut response: Response, start: Instant, to_eof: bool) -> Response {
+    let content_length = response
+        .header("content-length")
+        .map(|v| v.parse::<usize>().expect("numeric Content-Length"));
     loop {
-        let received: usize = reads.iter().map(|r: &Read| r.bytes.len()).sum();
+        let received: usize = response.reads.iter().map(|r| r.bytes.len()).sum();
         if !to_eof && received >= content_length.unwrap_or(0) {
             break;
         }
@@ -233,17 +249,12 @@ pub async fn read_response(socket: &mut TcpStream, start: Instant, to_eof: bool)
         if read_some(socket, &mut bytes).await == 0 {
             break;
         }
-        reads.push(Read {
+        response.reads.push(Read {
             at_ms: start.elapsed().as_secs_f64() * 1e3,
             bytes,
         });
     }
-    Response {
-        status,
-        headers,
-        head_at_ms,
-        reads,
-    }
+    response
 }
 
 async fn read_some(socket: &mut TcpStream, buffer: &mut Vec<u8>) -> usize {

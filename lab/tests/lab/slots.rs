@@ -31,69 +31,8 @@ fn first_content(response: &Response) -> (f64, f64) {
 async fn open_stream(lab: std::net::SocketAddr, path: &str) -> (TcpStream, Response) {
     let mut socket = connect(lab).await;
     socket.write_all(&get_request(path)).await.expect("write request");
-    let head = read_head(&mut socket).await;
+    let head = read_head(&mut socket, Instant::now()).await;
     (socket, head)
-}
-
-/// Reads until the end of the response head; body bytes that came along are its first read.
-async fn read_head(socket: &mut TcpStream) -> Response {
-    let start = Instant::now();
-    let mut buffer = Vec::new();
-    while find(&buffer, b"\r\n\r\n").is_none() {
-        let mut chunk = [0u8; 4096];
-        let n = tokio::time::timeout(READ_LIMIT, tokio::io::AsyncReadExt::read(socket, &mut chunk))
-            .await
-            .expect("the lab went silent")
-            .expect("read");
-        assert!(n > 0, "closed before the head");
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    let head_end = find(&buffer, b"\r\n\r\n").expect("head end") + 4;
-    let head_at_ms = start.elapsed().as_secs_f64() * 1e3;
-    let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
-    let headers = head
-        .split("\r\n")
-        .skip(1)
-        .filter_map(|line| line.split_once(':'))
-        .map(|(n, v)| (n.to_string(), v.trim().to_string()))
-        .collect();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .expect("status code");
-    let reads = if buffer.len() > head_end {
-        vec![Read {
-            at_ms: head_at_ms,
-            bytes: buffer[head_end..].to_vec(),
-        }]
-    } else {
-        Vec::new()
-    };
-    Response {
-        status,
-        headers,
-        head_at_ms,
-        reads,
-    }
-}
-
-/// Reads the rest of `head`'s response until the server closes, each read stamped in ms after `since`.
-async fn read_rest(socket: &mut TcpStream, mut head: Response, since: Instant) -> Response {
-    loop {
-        let mut chunk = vec![0u8; 64 * 1024];
-        let n = tokio::time::timeout(READ_LIMIT, tokio::io::AsyncReadExt::read(socket, &mut chunk))
-            .await
-            .expect("the lab went silent")
-            .unwrap_or(0);
-        if n == 0 {
-            return head;
-        }
-        head.reads.push(Read {
-            at_ms: since.elapsed().as_secs_f64() * 1e3,
-            bytes: chunk[..n].to_vec(),
-        });
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -108,7 +47,7 @@ async fn two_slots_four_clients_ttft_climbs_in_steps_and_heads_go_out_at_once() 
     let mut clients = Vec::new();
     for _ in 0..4 {
         let (mut socket, head) = open_stream(lab, path).await;
-        clients.push(tokio::spawn(async move { read_rest(&mut socket, head, since).await }));
+        clients.push(tokio::spawn(async move { read_body(&mut socket, head, since, true).await }));
     }
     let mut responses = Vec::new();
     for client in clients {
@@ -155,7 +94,7 @@ async fn a_client_that_leaves_mid_stream_frees_its_slot() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let left = Instant::now();
     drop(holder);
-    let next = read_rest(&mut next, next_head, left).await;
+    let next = read_body(&mut next, next_head, left, true).await;
     let (ttft_ms, _) = first_content(&next);
     // Nothing came while the holder held the slot (a token read then would be stamped about 0 ms);
     // the slot comes free at the holder's next failed write, a write or two (10 ms each) after it
@@ -175,7 +114,7 @@ async fn a_client_that_leaves_while_waiting_gives_up_its_place() {
     let since = Instant::now();
     let (mut holder, holder_head) = open_stream(lab, &holder_path).await;
     assert_eq!(holder_head.header("x-lab-queue-position"), Some("0"));
-    let holder = tokio::spawn(async move { read_rest(&mut holder, holder_head, since).await });
+    let holder = tokio::spawn(async move { read_body(&mut holder, holder_head, since, true).await });
     let path = format!("/v1/chat/completions?{pool}&tokens=2&first_ms=0&cadence_ms=5");
     let (waiter, head) = open_stream(lab, &path).await;
     assert_eq!(head.header("x-lab-queue-position"), Some("1"));
@@ -187,7 +126,7 @@ async fn a_client_that_leaves_while_waiting_gives_up_its_place() {
         Some("1"),
         "the one who left is no longer in line"
     );
-    let next = read_rest(&mut next, next_head, since).await;
+    let next = read_body(&mut next, next_head, since, true).await;
     let holder = holder.await.expect("holder task");
     let (ttft_ms, _) = first_content(&next);
     assert!(holder.chunks().len() > 20, "the holder was served whole");
@@ -217,12 +156,12 @@ async fn every_mode_waits_for_its_slot_and_bad_slots_are_a_400() {
         let holder_path = format!("/v1/chat/completions?{pool}&{timing}");
         let (mut holder, holder_head) = open_stream(lab, &holder_path).await;
         assert_eq!(holder_head.header("x-lab-queue-position"), Some("0"), "{label}");
-        let holder = tokio::spawn(async move { read_rest(&mut holder, holder_head, since).await });
+        let holder = tokio::spawn(async move { read_body(&mut holder, holder_head, since, true).await });
         let path = format!("/v1/chat/completions?{pool}&mode={mode}{extra}&{timing}");
         let (mut second, second_head) = open_stream(lab, &path).await;
         assert_eq!(second_head.status, 200, "{label}");
         assert_eq!(second_head.header("x-lab-queue-position"), Some("1"), "{label}");
-        let second = read_rest(&mut second, second_head, since).await;
+        let second = read_body(&mut second, second_head, since, true).await;
         let holder = holder.await.expect("client task");
         assert!(!holder.reads.is_empty() && !second.reads.is_empty(), "{label}: a body each");
         // Alone, a stream ends at least 90 ms (first_ms 60 + 3 gaps of 10) after its slot; the second
