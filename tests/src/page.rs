@@ -281,41 +281,39 @@ impl Page {
     /// Opens the share card's *Export as text* and returns the export it shows (empty after `limit`): the
     /// details' toggle event arrives after the click, and the export is built on it.
     pub async fn export_text(&self, limit: Duration) -> String {
-        self.click("export-text-toggle").await;
-        let deadline = Instant::now() + limit;
-        loop {
-            let text = self.testid_prop("export-text", "value").await.unwrap_or_default();
-            if !text.is_empty() || Instant::now() >= deadline {
-                return text;
-            }
-            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
-        }
+        self.folded_value("export-text-toggle", "export-text", limit, |text| !text.is_empty()).await
     }
 
     /// Opens the share card's Markdown (if it is not open) and returns the Markdown it shows once
     /// `accept` holds for it, or what it shows after `limit`: the Markdown is built when the details open
     /// (and again when the run or the language changes), by code fetched the first time.
     pub async fn markdown_where(&self, limit: Duration, accept: impl Fn(&str) -> bool) -> String {
-        let open = "const e = document.querySelector('[data-testid=\"markdown-toggle\"]'); \
-                    return e ? String(e.parentElement.open) : 'none';";
-        if let Ok(Value::String(state)) = self.client.execute(open, vec![]).await {
-            if state == "false" {
-                self.click("markdown-toggle").await;
-            }
-        }
-        let deadline = Instant::now() + limit;
-        loop {
-            let text = self.testid_prop("markdown", "value").await.unwrap_or_default();
-            if accept(&text) || Instant::now() >= deadline {
-                return text;
-            }
-            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
-        }
+        self.folded_value("markdown-toggle", "markdown", limit, accept).await
     }
 
     /// [`Page::markdown_where`] for any Markdown at all (empty after `limit`).
     pub async fn markdown(&self, limit: Duration) -> String {
         self.markdown_where(limit, |text| !text.is_empty()).await
+    }
+
+    /// Opens the `<details>` whose summary is `toggle` (unless it is open), then waits until the `value`
+    /// of `testid` satisfies `accept` and returns it (what it is after `limit` otherwise).
+    async fn folded_value(&self, toggle: &str, testid: &str, limit: Duration, accept: impl Fn(&str) -> bool) -> String {
+        let open = "const e = document.querySelector(`[data-testid=\"${arguments[0]}\"]`); \
+                    return e ? String(e.parentElement.open) : 'none';";
+        // Not there yet ('none'): the click waits for it.
+        let state = self.client.execute(open, vec![Value::from(toggle)]).await;
+        if !matches!(state, Ok(Value::String(ref s)) if s == "true") {
+            self.click(toggle).await;
+        }
+        let deadline = Instant::now() + limit;
+        loop {
+            let text = self.testid_prop(testid, "value").await.unwrap_or_default();
+            if accept(&text) || Instant::now() >= deadline {
+                return text;
+            }
+            tokio::time::sleep(MOUNT_POLL_INTERVAL).await;
+        }
     }
 
     /// How many elements carry this `data-testid`.
