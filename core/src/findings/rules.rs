@@ -342,9 +342,10 @@ pub fn tool_call(run: &RunFacts) -> Option<Finding> {
     }
     // The tools it called, by the names the server gave them (kept short and few by the analysis).
     let names = &analysis.tool_names;
-    let title = match names.is_empty() {
-        true => Text::msg(K::ToolCallTitle),
-        false => Text::msg(K::ToolCallTitleNamed).with("names", names.join(", ")),
+    let title = if names.is_empty() {
+        Text::msg(K::ToolCallTitle)
+    } else {
+        Text::msg(K::ToolCallTitleNamed).with("names", names.join(", "))
     };
     Some(
         Finding::new(
