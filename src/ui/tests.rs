@@ -141,3 +141,85 @@ async fn a_language_whose_words_cannot_be_loaded_is_said_beside_the_switcher_in_
     assert!(text_of(&container, "tagline").starts_with("Measure an LLM stream"), "the page speaks English");
     drop(handle);
 }
+
+/// Waits a few frames' worth of time (effects and `toggle` events run after the code that causes them).
+async fn settle() {
+    let _ = crate::net::race::race_with_deadline(js_sys::Promise::new(&mut |_, _| {}), Some(30.0)).await;
+}
+
+/// The raw view's rows: the newest window while following the stream, appended (a row already drawn
+/// stays the same element), a page of older rows on demand, a new run's rows drawn again, none closed.
+#[wasm_bindgen_test]
+async fn the_raw_view_appends_new_rows_and_draws_a_page_or_a_new_run_again() {
+    use super::live_view::RawRow;
+    use super::raw_view::RawView;
+    install_english();
+    let row = |index: usize, at_ms: f64| RawRow { index, at_ms, len_bytes: 10, preview: "data: x\n\n".into(), hidden_bytes: 0 };
+    let rows = |n: usize, first_at_ms: f64| (0..n).map(|i| row(i, first_at_ms + i as f64)).collect::<Vec<_>>();
+    let container = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&container).unwrap();
+    let session = Session::new();
+    let handle = leptos::mount::mount_to(container.clone().unchecked_into(), move || view! { <RawView session=session /> });
+    let drawn = || {
+        let list = container.query_selector("[data-testid=\"raw-view\"]").unwrap().unwrap();
+        let mut at = Vec::new();
+        let mut row = list.first_element_child();
+        while let Some(r) = row {
+            assert_eq!(r.get_attribute("data-testid").as_deref(), Some("raw-row"));
+            at.push(r.query_selector(".raw-at").unwrap().unwrap().text_content().unwrap().replace(' ', ""));
+            row = r.next_element_sibling();
+        }
+        at
+    };
+    let click = |testid: &str| {
+        let el: web_sys::HtmlElement = container.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap().unchecked_into();
+        el.click();
+    };
+    let details: web_sys::HtmlDetailsElement = container.query_selector("details").unwrap().unwrap().unchecked_into();
+
+    session.raw_rows.set(rows(250, 1000.0));
+    settle().await;
+    assert!(drawn().is_empty(), "rows drawn while the view is closed");
+    details.set_open(true);
+    settle().await;
+    let shown = drawn();
+    assert_eq!((shown.len(), shown[0].as_str(), shown[199].as_str()), (200, "+1050.0ms", "+1249.0ms"));
+    assert_eq!(text_of(&container, "raw-window"), "51–250");
+
+    // Ten more reads: ten rows appended, the ten oldest dropped, the rows already there kept.
+    let kept = container.query_selector("[data-testid=\"raw-row\"]:last-child").unwrap().unwrap();
+    kept.set_attribute("data-look", "1").unwrap();
+    session.raw_rows.update(|r| r.extend((250..260).map(|i| row(i, 1000.0 + i as f64))));
+    settle().await;
+    let shown = drawn();
+    assert_eq!((shown.len(), shown[0].as_str(), shown[199].as_str()), (200, "+1060.0ms", "+1259.0ms"));
+    assert!(kept.is_connected(), "a row already drawn was drawn again");
+
+    // A page back, then the first page: drawn again from where they start.
+    click("raw-older");
+    settle().await;
+    assert_eq!(drawn()[0], "+1000.0ms");
+    assert_eq!(text_of(&container, "raw-window"), "1–200");
+    // Held still while the stream goes on.
+    session.raw_rows.update(|r| r.push(row(260, 1260.0)));
+    settle().await;
+    assert_eq!((drawn().len(), drawn()[0].as_str()), (200, "+1000.0ms"));
+    click("raw-latest");
+    settle().await;
+    assert_eq!((drawn().len(), drawn()[199].as_str()), (200, "+1260.0ms"));
+
+    // A new run's rows (an import sets them all at once) are drawn again, not appended to the old ones.
+    let mut next = rows(230, 5.0);
+    next[229].hidden_bytes = 3000;
+    session.raw_rows.set(next);
+    settle().await;
+    let shown = drawn();
+    assert_eq!((shown.len(), shown[0].as_str(), shown[199].as_str()), (200, "+35.0ms", "+234.0ms"));
+    let newest = container.query_selector("[data-testid=\"raw-row\"]:last-child .raw-bytes").unwrap().unwrap();
+    assert_eq!(newest.text_content().unwrap(), "data: x\n\n … 2.9 KiB more not shown");
+
+    details.set_open(false);
+    settle().await;
+    assert!(drawn().is_empty(), "rows left in the DOM once the view is closed");
+    drop(handle);
+}
