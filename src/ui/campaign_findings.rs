@@ -4,9 +4,8 @@
 use leptos::prelude::*;
 use streamscope_core::findings::Finding;
 
-use super::format;
-use super::lang::{use_lang, word};
-use streamscope_core::i18n::keys::UiKey;
+use super::findings::finding_row;
+use super::lang::use_lang;
 
 /// The list; nothing when there are no findings.
 #[component]
@@ -15,23 +14,7 @@ pub fn CampaignFindings(findings: Vec<Finding>) -> impl IntoView {
         // Said in the page's language; a switch re-renders the rows from the same findings.
         let items = move || {
             let lang = use_lang();
-            findings
-                .iter()
-                .map(|f| {
-                    let f = f.localize(lang);
-                    let severity = format::severity(f.severity);
-                    view! {
-                        <li class=format!("finding sev-{severity}") data-testid=format!("campaign-finding-{}", f.code)>
-                            <div class="finding-head">
-                                <code class="finding-code">{f.code.to_string()}</code>
-                                <strong>{f.title}</strong>
-                            </div>
-                            <p class="finding-detail">{f.detail}</p>
-                            {f.fix.map(|fix| view! { <p class="finding-fix"><span>{word(UiKey::FixLabel)}</span>{fix}</p> })}
-                        </li>
-                    }
-                })
-                .collect_view()
+            findings.iter().map(|f| finding_row(f.localize(lang), "campaign-finding-")).collect_view()
         };
         view! { <ul class="findings campaign-findings" data-testid="campaign-findings">{items}</ul> }
     })

@@ -45,11 +45,12 @@ fn runs_disagree(session: Session) -> Option<String> {
         .map(|text| text.render(use_lang()))
 }
 
-/// One finding with its evidence and fix.
-fn finding_row(f: Finding) -> impl IntoView {
+/// One finding with its evidence and fix, its test id `{testid_prefix}{code}` (a run's `finding-`, a
+/// campaign's `campaign-finding-`).
+pub fn finding_row(f: Finding, testid_prefix: &'static str) -> impl IntoView {
     let severity = format::severity(f.severity);
     view! {
-        <li class=format!("finding sev-{severity}") data-testid=format!("finding-{}", f.code)>
+        <li class=format!("finding sev-{severity}") data-testid=format!("{testid_prefix}{}", f.code)>
             <div class="finding-head">
                 <code class="finding-code">{f.code.to_string()}</code>
                 <strong>{f.title}</strong>
@@ -72,7 +73,7 @@ pub fn Findings(session: Session) -> impl IntoView {
     // keyed `<For>`: it changes once per report, and the keyed one cost a run 2.8 KB of gzipped wasm.
     let findings = move || {
         let lang = use_lang();
-        session.report.with(|r| r.as_ref().map(|r| r.findings.iter().map(|f| finding_row(f.localize(lang))).collect::<Vec<_>>()))
+        session.report.with(|r| r.as_ref().map(|r| r.findings.iter().map(|f| finding_row(f.localize(lang), "finding-")).collect::<Vec<_>>()))
     };
     // In a campaign of several runs, this card shows the last one: say which.
     let which_run = move || which_run(session);
