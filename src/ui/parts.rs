@@ -3,13 +3,14 @@
 //! the prefix check's form, the raw reads, share and import, the form's URL checks and one-click fixes),
 //! the running of a campaign (its rounds, each run's start and the drain of its reads, [`run_campaign`]),
 //! the analysis of a run's reads as they arrive, and the derivation of a run's report and of the JSON
-//! text of `#report-json` (for any campaign). The page before it holds the form and the measuring worker's client
+//! text of `#report-json` for a single run. The page before it holds the form and the measuring worker's client
 //! (the reader loop itself is the `measure` chunk's, which the worker loads: `net::measure`). `after`,
 //! and the English words it says (`en.txt`), are fetched as soon as the page has mounted; a campaign
 //! starts only once they are there ([`settle_parts`]), so that no code compiles during a run and no
 //! measured run waits for code or words, or is lost for want of them.
 //! Chunk `campaign`: the views and the derivation of a campaign of more than one run (the repeat and A/B
-//! table, the sweep, the ladder; their summaries, comparison, knee and first bad hop), fetched by the
+//! table, the sweep, the ladder; their summaries, comparison, knee and first bad hop, and the JSON text
+//! of their `#report-json`), fetched by the
 //! start of such a campaign before its first run ([`settle_campaign_views`]) or by an import that shows
 //! one; a single run never fetches it.
 //! What a run never needs, an import's reading, the prefix check's comparison and the share card's
@@ -41,7 +42,7 @@ use streamscope_core::analysis::{Analysis, Analyzer};
 use streamscope_core::config::page_config::{CampaignKind, PageConfig};
 use streamscope_core::report::campaign::{CampaignReport, Layout, RunTag};
 use streamscope_core::i18n::Lang;
-use streamscope_core::report::export::{report_json_text, ImportSource};
+use streamscope_core::report::export::{report_json_text, run_report_json_text, ImportSource};
 use streamscope_core::report::Report;
 use streamscope_core::trace::{ReadChunk, Trace, TraceEnd};
 use super::sweep_panel::SweepPanel;
@@ -119,8 +120,10 @@ split_parts! { after, preload_every_part;
         session.next()
     }
 
-    preload_report_json; pub fn report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
-        report_json_text(campaign, imported_from, lang)
+    preload_report_json;
+    /// The text of `#report-json` for a single run (a campaign of several runs: [`campaign_report_json`]).
+    pub fn report_json(report: &Report, imported_from: Option<ImportSource>, lang: Lang) -> String {
+        run_report_json_text(report, imported_from, lang)
     }
 }
 
@@ -152,6 +155,13 @@ split_parts! { campaign, preload_campaign_views;
     /// own report: `Session::finish_campaign`).
     pub fn derive_campaign(runs: Vec<(RunTag, Report)>, layout: Layout) -> CampaignReport {
         CampaignReport::of(runs, &layout)
+    }
+
+    preload_campaign_report_json;
+    /// The text of `#report-json` for a campaign of several runs, a sweep or a ladder: their writers are
+    /// this chunk's, not every run's.
+    pub fn campaign_report_json(campaign: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
+        report_json_text(campaign, imported_from, lang)
     }
 }
 

@@ -1,7 +1,8 @@
 //! `#report-json`: the automation contract's output. `data-state` is idle, running, done or error; the
-//! text is the JSON report once the run ends. The text is written by a part that comes after the page
-//! ([`super::parts::report_json`]), loaded before any run starts; `data-state` says `done` or
-//! `error` only once the text is there.
+//! text is the JSON report once the run ends. The text is written by a part that comes after the page:
+//! a single run's by [`super::parts::report_json`] (`after`, loaded before any run starts), a campaign
+//! of several runs' by [`super::parts::campaign_report_json`] (`campaign`, loaded before such a
+//! campaign starts or shows); `data-state` says `done` or `error` only once the text is there.
 
 use leptos::prelude::*;
 
@@ -9,7 +10,8 @@ use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
 
 use super::lang::{lang_getter, word};
-use super::parts::{ensure_parts, report_json};
+use super::parts::{campaign_report_json, ensure_parts, report_json, settle_campaign_views};
+use streamscope_core::report::campaign::CampaignReport;
 use super::session::{RunState, Session};
 use super::split::{ready_now, PartMissing};
 
@@ -33,12 +35,18 @@ pub fn ReportJson(session: Session) -> impl IntoView {
             if part_missing.get() {
                 return Some(unavailable());
             }
-            match ready_now(report_json(c, imported, lang)) {
+            // A single run's text is written by `after`, a campaign of several runs' by `campaign`.
+            let (text, single) = match c {
+                CampaignReport::Single(run) => (ready_now(report_json(run, imported, lang)), true),
+                campaign => (ready_now(campaign_report_json(campaign, imported, lang)), false),
+            };
+            match text {
                 Some(Ok(text)) => Some(text),
                 Some(Err(PartMissing)) => Some(unavailable()),
                 None => {
                     leptos::task::spawn_local(async move {
-                        match ensure_parts().await {
+                        let arrived = if single { ensure_parts().await } else { settle_campaign_views().await };
+                        match arrived {
                             Ok(()) => part_arrived.update(|n| *n += 1),
                             Err(PartMissing) => part_missing.set(true),
                         }

@@ -234,7 +234,22 @@ fn is_zero(n: &u32) -> bool {
 /// rather than through a struct that flattens the report: that compiled a second writer for every report
 /// shape (BENCHMARKS.md, "Size").
 pub fn report_json_text(report: &CampaignReport, imported_from: Option<ImportSource>, lang: Lang) -> String {
-    let mut text = report.localize(lang).to_json_pretty();
+    match report {
+        CampaignReport::Single(run) => run_report_json_text(run, imported_from, lang),
+        campaign => with_page_fields(campaign.localize(lang).to_json_pretty(), imported_from, lang),
+    }
+}
+
+/// [`report_json_text`] of a single run's report (a [`CampaignReport::Single`] is written as its
+/// report): without the writers of a campaign of several runs, which a page that shows only single runs
+/// need not carry.
+pub fn run_report_json_text(report: &Report, imported_from: Option<ImportSource>, lang: Lang) -> String {
+    with_page_fields(report.localize(lang).to_json_pretty(), imported_from, lang)
+}
+
+/// `text` (a JSON object, pretty) with the page's fields added at its end: `lang`, and for an import
+/// `imported` and `imported_from`.
+fn with_page_fields(mut text: String, imported_from: Option<ImportSource>, lang: Lang) -> String {
     let Some(close) = text.rfind('}') else { return text };
     text.truncate(close);
     text.truncate(text.trim_end().len());
@@ -383,5 +398,18 @@ mod import_tests {
         assert_eq!(plain, expected);
         let text = report_json_text(&report, None, Lang::ZhCn);
         assert!(text.ends_with(",\n  \"lang\": \"zh-CN\"\n}"), "{text}");
+    }
+
+    /// A single run's text, written by its own writer (the page's runs), is byte for byte what the
+    /// campaign's writer makes of the same report as a [`CampaignReport::Single`].
+    #[test]
+    fn a_single_run_s_report_json_is_the_campaign_writer_s() {
+        let report = Report::from_trace(&run(Side::A).trace);
+        let single = CampaignReport::Single(Box::new(report.clone()));
+        for (imported, lang) in [(None, Lang::En), (Some(ImportSource::Report), Lang::ZhCn), (Some(ImportSource::Traces), Lang::En)] {
+            let as_campaign = with_page_fields(single.localize(lang).to_json_pretty(), imported, lang);
+            assert_eq!(run_report_json_text(&report, imported, lang), as_campaign);
+            assert_eq!(report_json_text(&single, imported, lang), as_campaign);
+        }
     }
 }
