@@ -123,6 +123,7 @@ async fn every_dialect_measures_the_same_schedule() {
             // AG-UI has no token counts: N is the content events.
             ("ag-ui", "ag-ui", "events"),
             ("langgraph", "langgraph", "usage"),
+            ("langserve", "langserve", "usage"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

@@ -23,6 +23,8 @@ const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
 const DIFY: &str = include_str!("fixtures/dify_chat_messages.sse");
 const AG_UI: &str = include_str!("fixtures/ag_ui_run.sse");
 const LANGGRAPH: &str = include_str!("fixtures/langgraph_messages_tuple.sse");
+const LANGSERVE: &str = include_str!("fixtures/langserve_stream.sse");
+const LANGSERVE_EVENTS: &str = include_str!("fixtures/langserve_stream_events.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -568,6 +570,31 @@ fn ag_ui_fixture() {
     assert!(r.reasoning_ttft_ms.unwrap() < r.ttft_ms.unwrap());
     assert!(codes(&r).iter().all(|c| !["truncated", "no_content"].contains(c)), "{:?}", codes(&r));
     assert!(codes(&report(SSE, &without(&parts, |p| p.contains("RUN_FINISHED")))).contains(&"truncated"));
+}
+
+/// LangServe's `/stream` of a chat model (sse-starlette's CRLF lines; `event: end` has no data) and its
+/// `/stream_events`, where the chain's and the parser's events repeat each token.
+#[test]
+fn langserve_fixtures() {
+    for (body, content_events, usage) in [(LANGSERVE, 10, Some((Some(13), Some(10)))), (LANGSERVE_EVENTS, 10, None)] {
+        let parts = messages(body, "\r\n\r\n");
+        let t = trace(SSE, &parts);
+        let a = analyze(&t);
+        assert_eq!(a.dialect, Dialect::LangServe);
+        assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+        let r = Report::from_trace(&t);
+        assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+        assert_eq!(r.content_events, content_events);
+        assert_eq!(r.finish_reason, Some(StopReason::Stop));
+        assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), usage);
+        assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
+    }
+    // A failure mid-stream, as LangServe sends it, is the stream's error.
+    let mut parts = messages(LANGSERVE, "\r\n\r\n");
+    parts.truncate(5);
+    parts.push("event: error\r\ndata: {\"status_code\": 500, \"message\": \"Internal Server Error\"}\r\n\r\n");
+    let r = report(SSE, &parts);
+    assert!(codes(&r).contains(&"stream_error"), "{:?}", codes(&r));
 }
 
 #[test]

@@ -19,7 +19,9 @@ const SSE: &str = "text/event-stream";
 /// somewhere, and the benchmark's.
 const READ_SIZES: [usize; 10] = [1, 2, 3, 5, 7, 13, 64, 300, 1500, 16384];
 
-const FIXTURES: [(&str, &[u8]); 24] = [
+const FIXTURES: [(&str, &[u8]); 26] = [
+    (SSE, include_bytes!("fixtures/langserve_stream.sse")),
+    (SSE, include_bytes!("fixtures/langserve_stream_events.sse")),
     (SSE, include_bytes!("fixtures/ag_ui_run.sse")),
     (SSE, include_bytes!("fixtures/langgraph_messages_tuple.sse")),
     (SSE, include_bytes!("fixtures/dify_chat_messages.sse")),

@@ -42,7 +42,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         kinds.push(EventKind::stream_error(message));
     } else if is_messages(event) {
         let chunk = v.get(0).unwrap_or(&Value::Null);
-        if matches!(chunk.get("type").and_then(Value::as_str), Some("AIMessageChunk" | "ai")) {
+        if is_ai_message_chunk(chunk) {
             message_facts(chunk, &mut kinds, &mut reported);
             // A tool call's first chunk names the tool (later ones carry `name: null`).
             tools = names_at(chunk.get("tool_call_chunks"), "/name");
@@ -51,8 +51,15 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
-/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk.
-fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
+/// Whether a message is a chunk of the AI's answer (`type` `AIMessageChunk` or `ai`), not the user's or a
+/// tool's message echoed back.
+pub(crate) fn is_ai_message_chunk(message: &Value) -> bool {
+    matches!(message.get("type").and_then(Value::as_str), Some("AIMessageChunk" | "ai"))
+}
+
+/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk (LangServe's
+/// chunks too: [`super::langserve`]).
+pub(crate) fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
     match chunk.get("content") {
         Some(Value::Array(blocks)) => {
             for block in blocks {

@@ -25,6 +25,7 @@ pub mod dify;
 pub mod error_body;
 pub mod gemini;
 pub mod langgraph;
+pub mod langserve;
 pub mod llama_cpp;
 pub mod models_list;
 pub mod ollama;
@@ -68,6 +69,8 @@ pub enum Dialect {
     AgUi,
     /// LangGraph's run stream (`event: messages` with `[message chunk, metadata]`, `event: end`).
     LangGraph,
+    /// LangServe's streams (`event: data` with a message chunk, or with an `astream_events` event).
+    LangServe,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -81,7 +84,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, `unknown` last.
-    pub const ALL: [Dialect; 16] = [
+    pub const ALL: [Dialect; 17] = [
         Dialect::OpenaiChat,
         Dialect::OpenaiResponses,
         Dialect::Anthropic,
@@ -94,6 +97,7 @@ impl Dialect {
         Dialect::Dify,
         Dialect::AgUi,
         Dialect::LangGraph,
+        Dialect::LangServe,
         Dialect::SseText,
         Dialect::Ollama,
         Dialect::Raw,
@@ -121,6 +125,7 @@ impl Dialect {
             Dialect::Dify => "dify",
             Dialect::AgUi => "ag-ui",
             Dialect::LangGraph => "langgraph",
+            Dialect::LangServe => "langserve",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -338,6 +343,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::AgUi)
     } else if langgraph::is_langgraph_event(v, event) {
         Some(Dialect::LangGraph)
+    } else if langserve::is_langserve_event(v, event) {
+        Some(Dialect::LangServe)
     } else {
         None
     }
@@ -369,6 +376,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::Dify => dify::event_facts(v),
         Dialect::AgUi => ag_ui::event_facts(v),
         Dialect::LangGraph => langgraph::event_facts(v, event),
+        Dialect::LangServe => langserve::event_facts(v, event),
         _ => openai::chunk_facts(v),
     }
 }
@@ -491,7 +499,7 @@ mod tests {
             assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
         let kebab = ["openai-chat", "openai-responses", "anthropic", "gemini", "cohere", "workers-ai", "llama-cpp", "tgi",
-            "ai-sdk", "dify", "ag-ui", "langgraph", "sse-text", "ollama", "raw", "unknown"];
+            "ai-sdk", "dify", "ag-ui", "langgraph", "langserve", "sse-text", "ollama", "raw", "unknown"];
         assert_eq!(Dialect::ALL.map(Dialect::as_str), kebab);
         let refused = serde_json::from_str::<Dialect>("\"openai_chat\"").unwrap_err().to_string();
         assert!(refused.contains("unknown Dialect `openai_chat`"), "{refused}");

@@ -103,6 +103,7 @@ impl DialectWriter {
             WireDialect::Dify => self.dify(step),
             WireDialect::AgUi => self.ag_ui(step),
             WireDialect::LangGraph => self.langgraph(step),
+            WireDialect::LangServe => self.langserve(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -132,6 +133,9 @@ impl DialectWriter {
                 WireDialect::AiSdkDataStream => out.extend_from_slice(format!("{event}:{data}\n").as_bytes()),
                 // TGI writes no space after the colon.
                 WireDialect::Tgi => out.extend_from_slice(format!("data:{data}\n\n").as_bytes()),
+                // sse-starlette's CRLF lines; an event without data (`end`) has no data line.
+                WireDialect::LangServe if value.is_null() => out.extend_from_slice(format!("event: {event}\r\n\r\n").as_bytes()),
+                WireDialect::LangServe => out.extend_from_slice(format!("event: {event}\r\ndata: {data}\r\n\r\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
         }
@@ -608,6 +612,32 @@ impl DialectWriter {
         }
     }
 
+    /// LangServe, `/stream` of a chat model: `metadata`, each token a `data` event with the message chunk
+    /// (reasoning as a `thinking` block), a chunk with the stop reason, one with `usage_metadata`, then
+    /// `end` (no data).
+    fn langserve(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let chunk = |content: Value| {
+            json!({"content": content, "additional_kwargs": {}, "response_metadata": {}, "type": "AIMessageChunk",
+                "name": null, "id": format!("run-{}", self.id), "example": false, "tool_calls": [], "invalid_tool_calls": [],
+                "usage_metadata": null, "tool_call_chunks": []})
+        };
+        match step {
+            Step::Start => vec![("metadata".into(), json!({"run_id": format!("run-{}", self.id)}))],
+            Step::Reasoning(text) => vec![("data".into(), chunk(json!([{"type": "thinking", "thinking": text, "index": 0}])))],
+            Step::Content(text) => vec![("data".into(), chunk(json!(text)))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let (input, output) = (self.end.prompt_tokens, self.output_tokens());
+                let finish = if self.end.hit_limit { "length" } else { "stop" };
+                let mut stop = chunk(json!(""));
+                stop["response_metadata"] = json!({"finish_reason": finish, "model_name": "streamscope-lab"});
+                let mut usage = chunk(json!(""));
+                usage["usage_metadata"] = json!({"input_tokens": input, "output_tokens": output, "total_tokens": input + output});
+                vec![("data".into(), stop), ("data".into(), usage), ("end".into(), Value::Null)]
+            }
+        }
+    }
+
     /// AG-UI: `RUN_STARTED`, a `REASONING_MESSAGE_START` / `TEXT_MESSAGE_START` before each run of
     /// `…_CONTENT` events (and its `…_END` after), then `RUN_FINISHED` (no token counts in the protocol).
     fn ag_ui(&mut self, step: &Step) -> Vec<(String, Value)> {
@@ -964,6 +994,20 @@ mod tests {
         assert_eq!(tuples[3][0]["response_metadata"]["finish_reason"], "length");
         assert!(tuples[3][0]["usage_metadata"]["output_tokens"].as_u64().is_some());
         assert!(!body(WireDialect::LangGraph, false, false).contains("event: end"));
+    }
+
+    #[test]
+    fn langserve_chunks_crlf_and_an_end_without_data() {
+        let text = body(WireDialect::LangServe, true, true);
+        let names: Vec<&str> = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
+        assert_eq!(names, ["metadata", "data", "data", "data", "data", "data", "end"]);
+        assert!(text.ends_with("event: end\r\n\r\n") && !text.contains("data: null"), "{text}");
+        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends in CRLF: {text}");
+        let events: Vec<Value> = text.split("\r\n").filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect();
+        assert_eq!((events[1]["content"][0]["type"].as_str(), events[2]["content"].as_str()), (Some("thinking"), Some(" a")));
+        assert_eq!(events[4]["response_metadata"]["finish_reason"], "length");
+        assert!(events[5]["usage_metadata"]["output_tokens"].as_u64().is_some());
+        assert!(!body(WireDialect::LangServe, false, false).contains("event: end"));
     }
 
     #[test]

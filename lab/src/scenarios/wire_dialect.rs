@@ -31,6 +31,9 @@ pub enum WireDialect {
     AgUi,
     /// LangGraph's run stream (`event: messages` tuples, `event: end`).
     LangGraph,
+    /// LangServe's `/stream` of a chat model (`event: data` message chunks, CRLF lines, an `event: end`
+    /// without data).
+    LangServe,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
@@ -41,7 +44,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langserve`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -60,10 +63,11 @@ impl WireDialect {
             "dify" => Self::Dify,
             "ag-ui" => Self::AgUi,
             "langgraph" => Self::LangGraph,
+            "langserve" => Self::LangServe,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langserve or sse-text"
             )),
         })
     }
@@ -119,6 +123,7 @@ mod tests {
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
         assert_eq!(WireDialect::parse("ag-ui"), Ok(WireDialect::AgUi));
         assert_eq!(WireDialect::parse("langgraph"), Ok(WireDialect::LangGraph));
+        assert_eq!(WireDialect::parse("langserve"), Ok(WireDialect::LangServe));
         assert_eq!((WireDialect::parse("dify"), WireDialect::for_path("/v1/chat-messages")), (Ok(WireDialect::Dify), Some(WireDialect::Dify)));
         assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
         assert_eq!(WireDialect::parse("gemini-array").map(WireDialect::content_type), Ok("application/json; charset=UTF-8"));
