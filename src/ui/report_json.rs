@@ -22,9 +22,11 @@ pub fn ReportJson(session: Session) -> impl IntoView {
     // Its texts in the page's language, which `lang` says; codes, fields and numbers never change with it.
     let lang = lang_getter();
     // For a campaign shown before the parts that come after the page arrived (an import right after the page opened):
-    // bumped when it arrives, or set when it did not.
+    // bumped when it arrives, or marked missing when it did not: `after`, which writes a single run's
+    // text, and `campaign`, which writes a campaign of several runs', each on its own, so that one
+    // missing leaves the other's text.
     let part_arrived = RwSignal::new(0_u32);
-    let part_missing = RwSignal::new(false);
+    let (after_missing, campaign_missing) = (RwSignal::new(false), RwSignal::new(false));
     // `None` while a campaign waits for those parts.
     let json = Memo::new(move |_| {
         part_arrived.track();
@@ -32,13 +34,15 @@ pub fn ReportJson(session: Session) -> impl IntoView {
         let unavailable = move || Text::msg(UiKey::PartUnavailable).with("part", "report").render(lang);
         session.campaign.with(|c| {
             let Some(c) = c.as_ref() else { return Some(String::new()) };
-            if part_missing.get() {
+            // A single run's text is written by `after`, a campaign of several runs' by `campaign`.
+            let single = matches!(c, CampaignReport::Single(_));
+            let missing = if single { after_missing } else { campaign_missing };
+            if missing.get() {
                 return Some(unavailable());
             }
-            // A single run's text is written by `after`, a campaign of several runs' by `campaign`.
-            let (text, single) = match c {
-                CampaignReport::Single(run) => (ready_now(report_json(run, imported, lang)), true),
-                campaign => (ready_now(campaign_report_json(campaign, imported, lang)), false),
+            let text = match c {
+                CampaignReport::Single(run) => ready_now(report_json(run, imported, lang)),
+                campaign => ready_now(campaign_report_json(campaign, imported, lang)),
             };
             match text {
                 Some(Ok(text)) => Some(text),
@@ -48,7 +52,7 @@ pub fn ReportJson(session: Session) -> impl IntoView {
                         let arrived = if single { ensure_parts().await } else { settle_campaign_views().await };
                         match arrived {
                             Ok(()) => part_arrived.update(|n| *n += 1),
-                            Err(PartMissing) => part_missing.set(true),
+                            Err(PartMissing) => missing.set(true),
                         }
                     });
                     None
