@@ -41,12 +41,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
         let message = non_empty_str(v.get("message")).or_else(|| non_empty_str(v.get("error")));
         kinds.push(EventKind::stream_error(message));
     } else if is_messages(event) {
-        let chunk = v.get(0).unwrap_or(&Value::Null);
-        if is_ai_message_chunk(chunk) {
-            message_facts(chunk, &mut kinds, &mut reported);
-            // A tool call's first chunk names the tool (later ones carry `name: null`).
-            tools = names_at(chunk.get("tool_call_chunks"), "/name");
-        }
+        tools = ai_message_facts(v.get(0).unwrap_or(&Value::Null), &mut kinds, &mut reported);
     }
     ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
@@ -57,9 +52,20 @@ pub(crate) fn is_ai_message_chunk(message: &Value) -> bool {
     matches!(message.get("type").and_then(Value::as_str), Some("AIMessageChunk" | "ai"))
 }
 
-/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk (LangServe's
-/// chunks too: [`super::langserve`]).
-pub(crate) fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
+/// Reads an AI message chunk into `kinds` and `reported` and returns the names of the tools it calls;
+/// nothing for another message (the user's or a tool's, echoed). LangServe's chunks too:
+/// [`super::langserve`].
+pub(crate) fn ai_message_facts(message: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) -> Vec<String> {
+    if !is_ai_message_chunk(message) {
+        return Vec::new();
+    }
+    message_facts(message, kinds, reported);
+    // A tool call's first chunk names the tool (later ones carry `name: null`).
+    names_at(message.get("tool_call_chunks"), "/name")
+}
+
+/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk.
+fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
     match chunk.get("content") {
         Some(Value::Array(blocks)) => {
             for block in blocks {

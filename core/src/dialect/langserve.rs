@@ -3,7 +3,7 @@
 //!
 //! `event: metadata` opens the run (its `run_id`); each `event: data` carries one output chunk. From
 //! `/stream` of a chat model the chunk is the serialised message chunk itself (`type` `AIMessageChunk`,
-//! the new text in `content`, read as LangGraph's are: [`super::langgraph::message_facts`]); from
+//! the new text in `content`, read as LangGraph's are: [`super::langgraph::ai_message_facts`]); from
 //! `/stream_events` it is an event of `astream_events`, whose `on_chat_model_stream` carries the message
 //! chunk in `data.chunk` (the chain's and the parser's events repeat the same text and are not read).
 //! `event: error` reports a failure (`{"status_code": 500, "message": …}`); `event: end` has no data, so it
@@ -12,8 +12,8 @@
 
 use serde_json::Value;
 
-use super::langgraph::{is_ai_message_chunk, message_facts};
-use super::{names_at, non_empty_str, ChunkFacts, EventKind};
+use super::langgraph::{ai_message_facts, is_ai_message_chunk};
+use super::{non_empty_str, ChunkFacts, EventKind};
 
 /// Whether an event is LangServe's: a `data` event with a message chunk or an `astream_events` event
 /// streaming one, or an `error` event with LangServe's `status_code` and `message`.
@@ -38,11 +38,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     match event {
         Some("error") => kinds.push(EventKind::stream_error(non_empty_str(v.get("message")))),
         Some("data") => {
-            let chunk = streamed_chunk(v).unwrap_or(v);
-            if is_ai_message_chunk(chunk) {
-                message_facts(chunk, &mut kinds, &mut reported);
-                tools = names_at(chunk.get("tool_call_chunks"), "/name");
-            }
+            tools = ai_message_facts(streamed_chunk(v).unwrap_or(v), &mut kinds, &mut reported);
         }
         _ => {}
     }
