@@ -585,9 +585,7 @@ impl DialectWriter {
     fn langgraph(&mut self, step: &Step) -> Vec<(String, Value)> {
         let run_id = format!("run-{}", self.id);
         let chunk = |content: Value, last: Option<(Value, &str)>| {
-            let mut message = json!({"content": content, "additional_kwargs": {}, "response_metadata": {},
-                "type": "AIMessageChunk", "id": format!("lc_run--{run_id}"), "tool_calls": [], "tool_call_chunks": [],
-                "usage_metadata": null});
+            let mut message = ai_message_chunk(format!("lc_run--{run_id}"), content);
             if let Some((usage, finish)) = last {
                 message["usage_metadata"] = usage;
                 message["response_metadata"] = json!({"finish_reason": finish, "model_name": "streamscope-lab"});
@@ -616,11 +614,7 @@ impl DialectWriter {
     /// (reasoning as a `thinking` block), a chunk with the stop reason, one with `usage_metadata`, then
     /// `end` (no data).
     fn langserve(&mut self, step: &Step) -> Vec<(String, Value)> {
-        let chunk = |content: Value| {
-            json!({"content": content, "additional_kwargs": {}, "response_metadata": {}, "type": "AIMessageChunk",
-                "name": null, "id": format!("run-{}", self.id), "example": false, "tool_calls": [], "invalid_tool_calls": [],
-                "usage_metadata": null, "tool_call_chunks": []})
-        };
+        let chunk = |content: Value| ai_message_chunk(format!("run-{}", self.id), content);
         match step {
             Step::Start => vec![("metadata".into(), json!({"run_id": format!("run-{}", self.id)}))],
             Step::Reasoning(text) => vec![("data".into(), chunk(json!([{"type": "thinking", "thinking": text, "index": 0}])))],
@@ -724,6 +718,13 @@ fn sse_text(step: &Step, end: EndFacts) -> Vec<u8> {
         Step::End if end.terminal => b"data: [DONE]\n\n".to_vec(),
         _ => Vec::new(),
     }
+}
+
+/// A LangChain `AIMessageChunk` as LangGraph and LangServe serialise it, carrying `content`.
+fn ai_message_chunk(id: String, content: Value) -> Value {
+    json!({"content": content, "additional_kwargs": {}, "response_metadata": {}, "type": "AIMessageChunk",
+        "name": null, "id": id, "example": false, "tool_calls": [], "invalid_tool_calls": [],
+        "usage_metadata": null, "tool_call_chunks": []})
 }
 
 #[cfg(test)]
