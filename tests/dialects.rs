@@ -123,7 +123,10 @@ async fn every_dialect_measures_the_same_schedule() {
             // AG-UI has no token counts: N is the content events.
             ("ag-ui", "ag-ui", "events"),
             ("langgraph", "langgraph", "usage"),
+            ("langgraph-partial", "langgraph", "usage"),
             ("langserve", "langserve", "usage"),
+            // A text chain's strings carry no token counts: N is the content events.
+            ("langserve-text", "langserve", "events"),
             ("sse-text", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;

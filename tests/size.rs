@@ -106,8 +106,13 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// Raised to 487,000 B the same afternoon for `#report-json`'s writers of a campaign of several runs
 /// moving to the `campaign` chunk (every file +1,108 B for a run 3,515 B less; BENCHMARKS.md, Size,
 /// "No keyed list"); 486,908 B at the end of the day, 8,496 B less than at its start.
+/// Raised to 488,000 B on 2026-12-07 (evening) for three streams the page misread: LangGraph's
+/// `messages/partial` (the JSON itself shown as the answer), LangServe's text chain (each token in
+/// quotes) and TGI's `/generate` (a server that answered called `failed`): 486,881 -> 487,935 B
+/// (+1,054 B; a run +1,004 B), their reading of an AI message shared (BENCHMARKS.md, Size, "Three
+/// streams read right").
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 487_000;
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 488_000;
 
 /// A ratchet on the wasm a visitor who opens the page and runs downloads: the main module, `after`,
 /// `measure` and the shared chunks either needs, everything but what a run never needs (`on_demand`: an

@@ -17,6 +17,7 @@ const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
 const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
+const TGI_WHOLE: &str = include_str!("fixtures/tgi_generate.json");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
@@ -25,6 +26,8 @@ const AG_UI: &str = include_str!("fixtures/ag_ui_run.sse");
 const LANGGRAPH: &str = include_str!("fixtures/langgraph_messages_tuple.sse");
 const LANGSERVE: &str = include_str!("fixtures/langserve_stream.sse");
 const LANGSERVE_EVENTS: &str = include_str!("fixtures/langserve_stream_events.sse");
+const LANGGRAPH_PARTIAL: &str = include_str!("fixtures/langgraph_messages_partial.sse");
+const LANGSERVE_TEXT: &str = include_str!("fixtures/langserve_stream_text.sse");
 const WORKERS_AI: &str = include_str!("fixtures/workers_ai.sse");
 const COHERE: &str = include_str!("fixtures/cohere_chat.sse");
 const TOOL_CALL: &str = include_str!("fixtures/openai_tool_call.sse");
@@ -454,6 +457,24 @@ fn tgi_fixture() {
 }
 
 #[test]
+fn tgi_generate_answers_at_once() {
+    // `/generate` (not `/generate_stream`): one JSON object, the whole answer. It was read as nothing at
+    // all (`unknown`, `failed`, `no_content`); it is TGI's answer, as an OpenAI answer without `stream` is
+    // OpenAI's, and its timing says how it arrived. Hugging Face's Inference API sends it in an array.
+    for (content_type, body) in [("application/json", TGI_WHOLE.to_string()), ("application/json", format!("[{TGI_WHOLE}]"))] {
+        let t = trace(content_type, &[body.as_str()]);
+        let a = analyze(&t);
+        assert_eq!(a.dialect, Dialect::Tgi, "{body}");
+        assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+        let r = Report::from_trace(&t);
+        assert_ne!(r.verdict, Verdict::Failed, "{:?}", codes(&r));
+        assert_eq!((r.content_events, r.finish_reason.clone()), (1, Some(StopReason::Stop)));
+        assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(24), Some(12))));
+        assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed_json"].contains(c)), "{:?}", codes(&r));
+    }
+}
+
+#[test]
 fn mistral_reasoning_content_lists() {
     // Magistral's thinking and answer arrive as lists of chunks in `delta.content`: the page found no text
     // at all in them and said `failed` (no_content).
@@ -576,7 +597,9 @@ fn ag_ui_fixture() {
 /// `/stream_events`, where the chain's and the parser's events repeat each token.
 #[test]
 fn langserve_fixtures() {
-    for (body, content_events, usage) in [(LANGSERVE, 10, Some((Some(13), Some(10)))), (LANGSERVE_EVENTS, 10, None)] {
+    // A chat model's chunks from `/stream` and from `/stream_events`, and a text chain's strings
+    // (`prompt | model | StrOutputParser()`: no usage, no stop reason).
+    for (body, content_events, usage) in [(LANGSERVE, 10, Some((Some(13), Some(10)))), (LANGSERVE_EVENTS, 10, None), (LANGSERVE_TEXT, 10, None)] {
         let parts = messages(body, "\r\n\r\n");
         let t = trace(SSE, &parts);
         let a = analyze(&t);
@@ -585,7 +608,8 @@ fn langserve_fixtures() {
         let r = Report::from_trace(&t);
         assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
         assert_eq!(r.content_events, content_events);
-        assert_eq!(r.finish_reason, Some(StopReason::Stop));
+        let stop = if body == LANGSERVE_TEXT { None } else { Some(StopReason::Stop) };
+        assert_eq!(r.finish_reason, stop);
         assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), usage);
         assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
     }
@@ -595,6 +619,33 @@ fn langserve_fixtures() {
     parts.push("event: error\r\ndata: {\"status_code\": 500, \"message\": \"Internal Server Error\"}\r\n\r\n");
     let r = report(SSE, &parts);
     assert!(codes(&r).contains(&"stream_error"), "{:?}", codes(&r));
+}
+
+#[test]
+fn langgraph_messages_partial() {
+    // `stream_mode` `messages`: each `messages/partial` repeats the whole message so far. It was read as
+    // text (`sse-text`, the JSON itself as the answer, every event a token); the new text is what follows
+    // the last event's.
+    let parts = messages(LANGGRAPH_PARTIAL, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::LangGraph);
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    // `metadata`, `values`, `messages/metadata` and the empty first message come before the first token.
+    assert_eq!((r.content_events, r.ttft_ms), (10, Some(180.0)));
+    assert_eq!(r.finish_reason, Some(StopReason::Stop));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(13), Some(10))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed"].contains(c)), "{:?}", codes(&r));
+    // Cut before the complete message: no stop reason came, the answer is cut.
+    let cut = without(&parts, |p| p.contains("messages/complete") || p.contains("event: end"));
+    assert!(codes(&report(SSE, &cut)).contains(&"truncated"));
+    // A second message (another id) starts again: its whole text is new.
+    let second = LANGGRAPH_PARTIAL.replace("run-0b2c", "run-1b2c");
+    let mut both: Vec<&str> = parts[..6].to_vec();
+    both.extend(messages(&second, "\n\n")[4..6].iter().copied());
+    assert_eq!(analyze(&trace(SSE, &both)).text, "Rayleigh scatteringRayleigh scattering");
 }
 
 #[test]

@@ -19,17 +19,20 @@ const SSE: &str = "text/event-stream";
 /// somewhere, and the benchmark's.
 const READ_SIZES: [usize; 10] = [1, 2, 3, 5, 7, 13, 64, 300, 1500, 16384];
 
-const FIXTURES: [(&str, &[u8]); 26] = [
+const FIXTURES: [(&str, &[u8]); 29] = [
     (SSE, include_bytes!("fixtures/langserve_stream.sse")),
     (SSE, include_bytes!("fixtures/langserve_stream_events.sse")),
+    (SSE, include_bytes!("fixtures/langserve_stream_text.sse")),
     (SSE, include_bytes!("fixtures/ag_ui_run.sse")),
     (SSE, include_bytes!("fixtures/langgraph_messages_tuple.sse")),
+    (SSE, include_bytes!("fixtures/langgraph_messages_partial.sse")),
     (SSE, include_bytes!("fixtures/dify_chat_messages.sse")),
     ("application/json; charset=UTF-8", include_bytes!("fixtures/gemini_array.json")),
     ("text/plain; charset=utf-8", include_bytes!("fixtures/ai_sdk_data_stream.txt")),
     (SSE, include_bytes!("fixtures/ai_sdk_ui_message_stream.sse")),
     (SSE, include_bytes!("fixtures/mistral_magistral.sse")),
     (SSE, include_bytes!("fixtures/tgi_generate_stream.sse")),
+    ("application/json", include_bytes!("fixtures/tgi_generate.json")),
     (SSE, include_bytes!("fixtures/llama_cpp_completion.sse")),
     (SSE, include_bytes!("fixtures/workers_ai.sse")),
     (SSE, include_bytes!("fixtures/cohere_chat.sse")),

@@ -191,6 +191,9 @@ pub struct Analysis {
     /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
     #[serde(default)]
     pub tool_names: Vec<String>,
+    /// How much of the message LangGraph's `messages/partial` events repeat was read (not reported).
+    #[serde(skip)]
+    pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
 }
 
 impl Analysis {
@@ -379,7 +382,11 @@ impl Analysis {
                         self.dialect = d;
                     }
                 }
-                let facts = dialect::sse_facts(self.dialect, &v, event);
+                let facts = if self.dialect == Dialect::LangGraph && dialect::langgraph::is_accumulated(event) {
+                    dialect::langgraph::accumulated_facts(&v, event, &mut self.langgraph_seen)
+                } else {
+                    dialect::sse_facts(self.dialect, &v, event)
+                };
                 if let (Some(m), Dialect::OpenaiChat) = (memo, self.dialect) {
                     m.learn(data, &facts);
                 }

@@ -10,6 +10,11 @@
 //! Anthropic's); the user's and the tools' messages echoed there are not the answer. `end` ends the run
 //! (its data is `null`), `error` reports one. `metadata`, `values`, `updates`, `custom` and the
 //! heartbeat comments carry no token.
+//!
+//! With `stream_mode` `messages` (older servers' and SDKs' default) the events are `messages/partial`
+//! and `messages/complete`, whose data is a list of messages, each the whole message so far: the new
+//! text is what follows what an earlier event of the same message said ([`accumulated_facts`]); the
+//! complete message says the counts and the stop reason. `messages/metadata` carries no token.
 
 use serde_json::Value;
 
@@ -21,10 +26,16 @@ pub(crate) fn is_messages(event: Option<&str>) -> bool {
     event.is_some_and(|e| e == "messages" || e.starts_with("messages|"))
 }
 
-/// Whether an event is a LangGraph message chunk: a `messages` event whose data is an array starting with
-/// a message (an object with a `type`).
+/// Whether an SSE event name is `messages/partial` or `messages/complete` (`stream_mode` `messages`),
+/// whose messages are the whole message so far.
+pub(crate) fn is_accumulated(event: Option<&str>) -> bool {
+    matches!(event, Some("messages/partial" | "messages/complete"))
+}
+
+/// Whether an event is a LangGraph message chunk: a `messages` (or `messages/partial`,
+/// `messages/complete`) event whose data is an array starting with a message (an object with a `type`).
 pub fn is_langgraph_event(v: &Value, event: Option<&str>) -> bool {
-    is_messages(event) && v.get(0).and_then(|m| m.get("type")).is_some_and(Value::is_string)
+    (is_messages(event) || is_accumulated(event)) && v.get(0).and_then(|m| m.get("type")).is_some_and(Value::is_string)
 }
 
 /// Whether an event ends a LangGraph run (`event: end`, whose data is `null`).
@@ -59,31 +70,87 @@ pub(crate) fn ai_message_facts(message: &Value, kinds: &mut Vec<EventKind>, repo
     if !is_ai_message_chunk(message) {
         return Vec::new();
     }
-    message_facts(message, kinds, reported);
+    // A chunk is all new.
+    new_parts(message, &mut Accumulated::default(), kinds);
+    counts_and_stop(message, kinds, reported);
     // A tool call's first chunk names the tool (later ones carry `name: null`).
     names_at(message.get("tool_call_chunks"), "/name")
 }
 
-/// The text, reasoning, tool-call arguments, usage and stop reason of an AI message chunk.
-fn message_facts(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
-    match chunk.get("content") {
+/// How much of the answer's message `messages/partial` events said so far: the message's id and the
+/// bytes of its text, reasoning and tool-call arguments already read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Accumulated {
+    id: String,
+    content_bytes: usize,
+    reasoning_bytes: usize,
+    args_bytes: usize,
+}
+
+/// Reads a `messages/partial` or `messages/complete` event: of each AI message in its list, the text,
+/// reasoning and tool-call arguments that follow what `seen` holds of the same message (a message with
+/// another id starts again), and the counts and stop reason of a complete one.
+pub fn accumulated_facts(v: &Value, event: Option<&str>, seen: &mut Accumulated) -> ChunkFacts {
+    let mut kinds = Vec::new();
+    let mut reported = None;
+    let mut tools = Vec::new();
+    for message in v.as_array().into_iter().flatten().filter(|m| is_ai_message_chunk(m)) {
+        let id = message.get("id").and_then(Value::as_str).unwrap_or_default();
+        if seen.id != id {
+            *seen = Accumulated { id: id.to_string(), ..Accumulated::default() };
+        }
+        new_parts(message, seen, &mut kinds);
+        tools.extend(names_at(message.get("tool_call_chunks"), "/name"));
+        if event == Some("messages/complete") {
+            counts_and_stop(message, &mut kinds, &mut reported);
+        }
+    }
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
+}
+
+/// The reasoning, the text and the tool-call arguments (`tool_call_chunks[].args`) of an AI message that
+/// follow what `seen` holds, into `kinds`.
+fn new_parts(message: &Value, seen: &mut Accumulated, kinds: &mut Vec<EventKind>) {
+    let (content, reasoning) = texts(message.get("content"));
+    let mut args = String::new();
+    for call in message.get("tool_call_chunks").and_then(Value::as_array).into_iter().flatten() {
+        args.push_str(call.get("args").and_then(Value::as_str).unwrap_or_default());
+    }
+    kinds.extend(new_part(&reasoning, &mut seen.reasoning_bytes).map(EventKind::Reasoning));
+    kinds.extend(new_part(&content, &mut seen.content_bytes).map(EventKind::Content));
+    kinds.extend(new_part(&args, &mut seen.args_bytes).map(EventKind::ToolArgs));
+}
+
+/// What `whole` says after the `seen` bytes read before (all of it when it no longer starts there), and
+/// `seen` moved to its end; `None` when nothing is new.
+fn new_part(whole: &str, seen: &mut usize) -> Option<String> {
+    let new = whole.get(*seen..).unwrap_or(whole);
+    *seen = whole.len();
+    (!new.is_empty()).then(|| new.to_string())
+}
+
+/// The text and the reasoning of a message's `content`: a string, or the `text` and the `thinking` /
+/// `reasoning` blocks of a list.
+fn texts(content: Option<&Value>) -> (String, String) {
+    let (mut text, mut reasoning) = (String::new(), String::new());
+    match content {
         Some(Value::Array(blocks)) => {
             for block in blocks {
                 match block.get("type").and_then(Value::as_str) {
-                    Some("text") => kinds.extend(non_empty_str(block.get("text")).map(EventKind::Content)),
-                    Some("thinking") => kinds.extend(non_empty_str(block.get("thinking")).map(EventKind::Reasoning)),
-                    Some("reasoning") => kinds.extend(non_empty_str(block.get("reasoning")).map(EventKind::Reasoning)),
+                    Some("text") => text.push_str(block.get("text").and_then(Value::as_str).unwrap_or_default()),
+                    Some(kind @ ("thinking" | "reasoning")) => reasoning.push_str(block.get(kind).and_then(Value::as_str).unwrap_or_default()),
                     _ => {}
                 }
             }
         }
-        text => kinds.extend(non_empty_str(text).map(EventKind::Content)),
+        Some(Value::String(s)) => text.push_str(s),
+        _ => {}
     }
-    if let Some(Value::Array(calls)) = chunk.get("tool_call_chunks") {
-        for call in calls {
-            kinds.extend(non_empty_str(call.get("args")).map(EventKind::ToolArgs));
-        }
-    }
+    (text, reasoning)
+}
+
+/// The usage (`usage_metadata`) and the stop reason (`response_metadata`) a message says.
+fn counts_and_stop(chunk: &Value, kinds: &mut Vec<EventKind>, reported: &mut Option<Usage>) {
     let usage = chunk.get("usage_metadata");
     let counts = Usage::of_counts(as_count(usage.and_then(|u| u.get("input_tokens"))), as_count(usage.and_then(|u| u.get("output_tokens"))));
     ChunkFacts::push_usage(kinds, reported, counts);
@@ -121,6 +188,31 @@ mod tests {
         assert_eq!(kinds(blocks, "messages"), vec![EventKind::Reasoning("hm".into()), EventKind::Content("Yes".into())]);
         let tool = json!([{"type": "AIMessageChunk", "content": "", "tool_call_chunks": [{"name": "search", "args": "{\"q\":", "index": 0}]}, {}]);
         assert_eq!(kinds(tool, "messages"), vec![EventKind::ToolArgs("{\"q\":".into())]);
+    }
+
+    #[test]
+    fn accumulated_messages_say_only_what_is_new() {
+        let mut seen = Accumulated::default();
+        let mut read = |v: Value, event: &str| accumulated_facts(&v, Some(event), &mut seen).kinds;
+        let message = |content: Value, args: &str| json!([{"type": "ai", "id": "run-1", "content": content,
+            "tool_call_chunks": [{"name": "search", "args": args, "index": 0}], "response_metadata": {}}]);
+        assert!(is_langgraph_event(&message(json!(""), ""), Some("messages/partial")) && is_accumulated(Some("messages/complete")));
+        assert_eq!(read(message(json!("Hel"), ""), "messages/partial"), vec![EventKind::Content("Hel".into())]);
+        assert_eq!(read(message(json!("Hello"), "{\"q"), "messages/partial"),
+            vec![EventKind::Content("lo".into()), EventKind::ToolArgs("{\"q".into())]);
+        // Nothing new, then blocks: the reasoning and the text each from where they were.
+        assert_eq!(read(message(json!("Hello"), "{\"q"), "messages/partial"), vec![EventKind::Empty]);
+        let blocks = json!([{"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "Hello!"}]);
+        assert_eq!(read(message(blocks, "{\"q"), "messages/partial"),
+            vec![EventKind::Reasoning("hm".into()), EventKind::Content("!".into())]);
+        // The complete message: its counts and stop reason; a user's message echoed is not the answer.
+        let complete = json!([{"type": "human", "id": "h", "content": "question"},
+            {"type": "ai", "id": "run-1", "content": "Hello!", "usage_metadata": {"input_tokens": 3, "output_tokens": 2},
+             "response_metadata": {"finish_reason": "stop"}}]);
+        assert_eq!(read(complete, "messages/complete"), vec![EventKind::Usage, EventKind::Finish(StopReason::Stop)]);
+        // Another message starts again; a message that shrank is read whole.
+        assert_eq!(read(json!([{"type": "ai", "id": "run-2", "content": "Hi"}]), "messages/partial"), vec![EventKind::Content("Hi".into())]);
+        assert_eq!(read(json!([{"type": "ai", "id": "run-2", "content": "H"}]), "messages/partial"), vec![EventKind::Content("H".into())]);
     }
 
     #[test]

@@ -7,19 +7,25 @@
 //! `/stream_events` it is an event of `astream_events`, whose `on_chat_model_stream` carries the message
 //! chunk in `data.chunk` (the chain's and the parser's events repeat the same text and are not read).
 //! `event: error` reports a failure (`{"status_code": 500, "message": …}`); `event: end` has no data, so it
-//! is not an SSE event at all (no end marker can be seen). A chain whose output is a string sends JSON
-//! strings, read as SSE text.
+//! is not an SSE event at all (no end marker can be seen). A chain whose output is text (LangServe's own
+//! example, `prompt | model | StrOutputParser()`) sends each piece as a JSON string: the string is the
+//! new text.
 
 use serde_json::Value;
 
 use super::langgraph::{ai_message_facts, is_ai_message_chunk};
 use super::{non_empty_str, ChunkFacts, EventKind};
 
-/// Whether an event is LangServe's: a `data` event with a message chunk or an `astream_events` event
-/// streaming one, or an `error` event with LangServe's `status_code` and `message`.
+/// Whether an SSE event name is LangServe's for a piece of the output (`data`).
+pub(crate) fn is_output(event: Option<&str>) -> bool {
+    event == Some("data")
+}
+
+/// Whether an event is LangServe's: a `data` event with a piece of text, a message chunk or an
+/// `astream_events` event streaming one, or an `error` event with LangServe's `status_code` and `message`.
 pub fn is_langserve_event(v: &Value, event: Option<&str>) -> bool {
     match event {
-        Some("data") => is_ai_message_chunk(v) || streamed_chunk(v).is_some(),
+        Some("data") => v.is_string() || is_ai_message_chunk(v) || streamed_chunk(v).is_some(),
         Some("error") => v.get("status_code").is_some_and(Value::is_u64) && v.get("message").is_some_and(Value::is_string),
         _ => false,
     }
@@ -37,6 +43,7 @@ pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut tools = Vec::new();
     match event {
         Some("error") => kinds.push(EventKind::stream_error(non_empty_str(v.get("message")))),
+        Some("data") if v.is_string() => kinds.extend(non_empty_str(Some(v)).map(EventKind::Content)),
         Some("data") => {
             tools = ai_message_facts(streamed_chunk(v).unwrap_or(v), &mut kinds, &mut reported);
         }
@@ -77,6 +84,14 @@ mod tests {
         assert!(!is_langserve_event(&json!({"content": "x"}), Some("data")));
         assert!(!is_langserve_event(&chunk(json!("Hi")), Some("message")));
         assert_eq!(kinds(json!({"run_id": "r"}), "metadata"), vec![EventKind::Empty]);
+    }
+
+    #[test]
+    fn a_text_chain_s_strings_are_its_text() {
+        assert!(is_langserve_event(&json!("Hi"), Some("data")) && !is_langserve_event(&json!("Hi"), Some("message")));
+        assert_eq!(kinds(json!(" there\n"), "data"), vec![EventKind::Content(" there\n".into())]);
+        // The parser's first output is often an empty string: nothing yet.
+        assert_eq!(kinds(json!(""), "data"), vec![EventKind::Empty]);
     }
 
     #[test]

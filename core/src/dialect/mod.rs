@@ -270,7 +270,7 @@ impl ChunkFacts {
 pub enum Payload {
     /// The `[DONE]` end marker.
     Done,
-    /// A JSON object.
+    /// A JSON object (or, in an SSE event, what a dialect sends instead: [`classify_sse_payload`]).
     Object(Value),
     /// Not JSON, or JSON that is not an object.
     Other,
@@ -295,10 +295,13 @@ pub(crate) fn names_at(items: Option<&Value>, pointer: &str) -> Vec<String> {
     names
 }
 
-/// [`classify_payload`] for an SSE event's data: LangGraph's `messages` events carry an array, read as
-/// [`Payload::Object`] too.
+/// [`classify_payload`] for an SSE event's data: LangGraph's `messages` events carry an array and
+/// LangServe's `data` events of a chain whose output is text a JSON string, read as [`Payload::Object`]
+/// too.
 pub fn classify_sse_payload(data: &str, event: Option<&str>) -> Payload {
-    if langgraph::is_messages(event) && data.trim_start().starts_with('[') {
+    let start = data.trim_start();
+    let list = langgraph::is_messages(event) || langgraph::is_accumulated(event);
+    if (list && start.starts_with('[')) || (langserve::is_output(event) && start.starts_with('"')) {
         if let Ok(v) = crate::json::parse_value(data) {
             return Payload::Object(v);
         }
@@ -350,12 +353,15 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
     }
 }
 
-/// The dialect a JSON line reveals (`openai-chat` for chat chunks, `ollama` for Ollama lines), or `None`.
+/// The dialect a JSON line reveals (`openai-chat` for chat chunks, `ollama` for Ollama lines, `tgi` for
+/// TGI's `/generate` answer, a JSON body of one line), or `None`.
 pub fn detect_json_line(v: &Value) -> Option<Dialect> {
     if openai::is_chat_chunk(v) {
         Some(Dialect::OpenaiChat)
     } else if ollama::is_ollama_line(v) {
         Some(Dialect::Ollama)
+    } else if tgi::is_tgi_event(v) {
+        Some(Dialect::Tgi)
     } else {
         None
     }
@@ -382,11 +388,13 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
 }
 
 /// Reads a JSON line: a chat chunk with the OpenAI adapter, an Ollama line (or any non-chat line of an
-/// Ollama stream) with the Ollama adapter, anything else with the OpenAI adapter.
+/// Ollama stream) with the Ollama adapter, TGI's answer with TGI's, anything else with the OpenAI adapter.
 pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
     let chat = openai::is_chat_chunk(v);
     if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
         ollama::line_facts(v)
+    } else if dialect == Dialect::Tgi {
+        tgi::event_facts(v)
     } else {
         openai::chunk_facts(v)
     }
@@ -456,6 +464,11 @@ mod tests {
         assert_eq!(detect_sse(&tuple, None), None);
         assert!(matches!(classify_sse_payload("[{\"type\":\"ai\"},{}]", Some("messages")), Payload::Object(_)));
         assert_eq!(classify_sse_payload("[1, 2]", Some("data")), Payload::Other);
+        // LangServe's text chain: a JSON string in a `data` event, and only there.
+        assert_eq!(classify_sse_payload(" \"Hi\"", Some("data")), Payload::Object(json!("Hi")));
+        assert_eq!(detect_sse(&json!("Hi"), Some("data")), Some(Dialect::LangServe));
+        assert_eq!(classify_sse_payload("\"Hi\"", None), Payload::Other);
+        assert_eq!(classify_sse_payload("\"Hi", Some("data")), Payload::Other);
         assert_eq!(detect_sse(&json!({"type":"response.created","response":{}}), None), Some(Dialect::OpenaiResponses));
         assert_eq!(detect_sse(&json!({"type":"error","message":"x"}), None), None);
         assert_eq!(detect_sse(&json!({}), None), None);

@@ -8,16 +8,26 @@
 //! (`generated_tokens`; newer servers also `input_length` or `prompt_tokens`). Nothing follows it. An
 //! error arrives as `{"error": "…", "error_type": "…"}`. (TGI's OpenAI-compatible `/v1/chat/completions`
 //! sends chat chunks, read as `openai-chat`.)
+//!
+//! `POST /generate` does not stream: its one JSON object is the last event without a `token`, the whole
+//! answer in `generated_text` (Hugging Face's Inference API sends it in an array). It is read as one
+//! piece of text, so that the page shows a server that answered at once as such, not as one that failed.
 
 use serde_json::Value;
 
 use super::usage::{as_count, Usage};
 use super::{non_empty_str, openai, ChunkFacts, EventKind, StopReason};
 
-/// Whether a JSON object is a TGI stream event: a `token` object with a string `text`, and the
-/// `generated_text` key (null until the last event).
+/// Whether a JSON object is a TGI stream event (a `token` object with a string `text`, and the
+/// `generated_text` key, null until the last event) or `/generate`'s whole answer.
 pub fn is_tgi_event(v: &Value) -> bool {
     v.get("token").and_then(|t| t.get("text")).is_some_and(Value::is_string) && v.get("generated_text").is_some()
+        || is_whole_answer(v)
+}
+
+/// Whether a JSON object is `/generate`'s answer: `generated_text` a string, and no `token`.
+fn is_whole_answer(v: &Value) -> bool {
+    v.get("token").is_none() && v.get("generated_text").is_some_and(Value::is_string)
 }
 
 /// The stop reason for a TGI `finish_reason`.
@@ -38,6 +48,9 @@ pub fn event_facts(v: &Value) -> ChunkFacts {
     let special = token.and_then(|t| t.get("special")).and_then(Value::as_bool) == Some(true);
     if let Some(text) = non_empty_str(token.and_then(|t| t.get("text"))).filter(|_| !special) {
         kinds.push(EventKind::Content(text));
+    }
+    if is_whole_answer(v) {
+        kinds.extend(non_empty_str(v.get("generated_text")).map(EventKind::Content));
     }
     let mut reported = None;
     if v.get("generated_text").is_some_and(Value::is_string) {
@@ -74,6 +87,12 @@ mod tests {
         let facts = event_facts(&limit);
         assert_eq!(facts.kinds[..2], [EventKind::Content(" is".into()), EventKind::Finish(StopReason::Length)]);
         assert_eq!(facts.usage.and_then(|u| u.prompt_tokens), Some(7));
+        // `/generate`: the whole answer at once, its text the content (a stream's last event repeats it).
+        let whole = json!({"generated_text": "Deep learning is", "details": {"finish_reason": "length", "generated_tokens": 3}});
+        assert!(is_tgi_event(&whole) && !is_tgi_event(&json!({"generated_text": null})));
+        let facts = event_facts(&whole);
+        assert_eq!(facts.kinds[..2], [EventKind::Content("Deep learning is".into()), EventKind::Finish(StopReason::Length)]);
+        assert_eq!(event_facts(&json!({"generated_text": "Hi"})).kinds, vec![EventKind::Content("Hi".into()), EventKind::Done]);
         let bare = json!({"token": {"text": ".", "special": false}, "generated_text": "x.", "details": null});
         assert_eq!(event_facts(&bare).kinds, vec![EventKind::Content(".".into()), EventKind::Done]);
         assert_eq!(

@@ -58,8 +58,10 @@ pub struct DialectWriter {
     end: EndFacts,
     sequence: u64,
     open_block: Option<(usize, Block)>,
-    /// The text sent so far (TGI's last event repeats it whole).
+    /// The text sent so far (TGI's last event repeats it whole, LangGraph's `messages/partial` each time).
     sent_text: String,
+    /// The reasoning sent so far (LangGraph's `messages/partial` repeats it).
+    sent_reasoning: String,
     /// Elements of a JSON array written so far (Gemini without `alt=sse`).
     array_elements: usize,
 }
@@ -82,6 +84,7 @@ impl DialectWriter {
             sequence: 0,
             open_block: None,
             sent_text: String::new(),
+            sent_reasoning: String::new(),
             array_elements: 0,
         }
     }
@@ -103,7 +106,9 @@ impl DialectWriter {
             WireDialect::Dify => self.dify(step),
             WireDialect::AgUi => self.ag_ui(step),
             WireDialect::LangGraph => self.langgraph(step),
+            WireDialect::LangGraphPartial => self.langgraph_partial(step),
             WireDialect::LangServe => self.langserve(step),
+            WireDialect::LangServeText => self.langserve_text(step),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -134,8 +139,10 @@ impl DialectWriter {
                 // TGI writes no space after the colon.
                 WireDialect::Tgi => out.extend_from_slice(format!("data:{data}\n\n").as_bytes()),
                 // sse-starlette's CRLF lines; an event without data (`end`) has no data line.
-                WireDialect::LangServe if value.is_null() => out.extend_from_slice(format!("event: {event}\r\n\r\n").as_bytes()),
-                WireDialect::LangServe => out.extend_from_slice(format!("event: {event}\r\ndata: {data}\r\n\r\n").as_bytes()),
+                WireDialect::LangServe | WireDialect::LangServeText if value.is_null() => {
+                    out.extend_from_slice(format!("event: {event}\r\n\r\n").as_bytes())
+                }
+                WireDialect::LangServe | WireDialect::LangServeText => out.extend_from_slice(format!("event: {event}\r\ndata: {data}\r\n\r\n").as_bytes()),
                 _ => out.extend_from_slice(format!("event: {event}\ndata: {data}\n\n").as_bytes()),
             }
         }
@@ -610,6 +617,42 @@ impl DialectWriter {
         }
     }
 
+    /// LangGraph, `stream_mode` `messages`: `metadata`, the user's message in `values`, the answer's
+    /// `messages/metadata`, then each token a `messages/partial` with the whole message so far (the
+    /// reasoning in a `thinking` block before a `text` block), a `messages/complete` with the counts and
+    /// the stop reason, and `end`.
+    fn langgraph_partial(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let run_id = format!("run-{}", self.id);
+        match step {
+            Step::Start => {
+                return vec![
+                    ("metadata".into(), json!({"run_id": run_id, "attempt": 1})),
+                    ("values".into(), json!({"messages": [{"content": "Why is the sky blue?", "type": "human", "id": "human-1"}]})),
+                    ("messages/metadata".into(), json!({run_id.clone(): {"metadata": {"langgraph_node": "agent", "langgraph_step": 1}}})),
+                ];
+            }
+            Step::Reasoning(text) => self.sent_reasoning.push_str(text),
+            Step::Content(text) => self.sent_text.push_str(text),
+            Step::End if !self.end.terminal => return vec![],
+            Step::End => {}
+        }
+        let content = if self.sent_reasoning.is_empty() {
+            json!(self.sent_text)
+        } else {
+            json!([{"type": "thinking", "thinking": self.sent_reasoning, "index": 0}, {"type": "text", "text": self.sent_text, "index": 1}])
+        };
+        let mut message = ai_message_chunk(run_id, content);
+        message["type"] = json!("ai");
+        if *step != Step::End {
+            return vec![("messages/partial".into(), json!([message]))];
+        }
+        let (input, output) = (self.end.prompt_tokens, self.output_tokens());
+        message["usage_metadata"] = json!({"input_tokens": input, "output_tokens": output, "total_tokens": input + output});
+        let finish = if self.end.hit_limit { "length" } else { "stop" };
+        message["response_metadata"] = json!({"finish_reason": finish, "model_name": "streamscope-lab"});
+        vec![("messages/complete".into(), json!([message])), ("end".into(), Value::Null)]
+    }
+
     /// LangServe, `/stream` of a chat model: `metadata`, each token a `data` event with the message chunk
     /// (reasoning as a `thinking` block), a chunk with the stop reason, one with `usage_metadata`, then
     /// `end` (no data).
@@ -629,6 +672,19 @@ impl DialectWriter {
                 usage["usage_metadata"] = json!({"input_tokens": input, "output_tokens": output, "total_tokens": input + output});
                 vec![("data".into(), stop), ("data".into(), usage), ("end".into(), Value::Null)]
             }
+        }
+    }
+
+    /// LangServe, `/stream` of a chain whose output is text: `metadata`, the parser's first output (an
+    /// empty string), each token a JSON string in a `data` event, then `end` (no data). The text has no
+    /// reasoning, counts or stop reason to say.
+    fn langserve_text(&mut self, step: &Step) -> Vec<(String, Value)> {
+        match step {
+            Step::Start => vec![("metadata".into(), json!({"run_id": format!("run-{}", self.id)})), ("data".into(), json!(""))],
+            Step::Reasoning(_) => vec![],
+            Step::Content(text) => vec![("data".into(), json!(text))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => vec![("end".into(), Value::Null)],
         }
     }
 
@@ -998,6 +1054,23 @@ mod tests {
     }
 
     #[test]
+    fn langgraph_partial_messages_repeat_the_whole_message() {
+        let text = body(WireDialect::LangGraphPartial, true, true);
+        let names: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
+        assert_eq!(names[..3], ["metadata", "values", "messages/metadata"]);
+        assert_eq!(names[names.len() - 2..], ["messages/complete", "end"]);
+        let lists: Vec<Value> = text.lines().filter_map(|l| l.strip_prefix("data: [")).map(|d| serde_json::from_str(&format!("[{d}")).unwrap()).collect();
+        // Each message holds what the one before held, and more.
+        let texts: Vec<String> = lists.iter().map(|l| l[0]["content"][1]["text"].as_str().unwrap_or_default().to_string()).collect();
+        assert!(texts.windows(2).all(|w| w[1].starts_with(&w[0])), "{texts:?}");
+        assert_eq!(lists[0][0]["content"][0]["thinking"].as_str().map(str::is_empty), Some(false));
+        let complete = lists.last().unwrap();
+        assert_eq!(complete[0]["response_metadata"]["finish_reason"], "length");
+        assert!(complete[0]["usage_metadata"]["output_tokens"].as_u64().is_some());
+        assert!(!body(WireDialect::LangGraphPartial, false, false).contains("messages/complete"));
+    }
+
+    #[test]
     fn langserve_chunks_crlf_and_an_end_without_data() {
         let text = body(WireDialect::LangServe, true, true);
         let names: Vec<&str> = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
@@ -1009,6 +1082,20 @@ mod tests {
         assert_eq!(events[4]["response_metadata"]["finish_reason"], "length");
         assert!(events[5]["usage_metadata"]["output_tokens"].as_u64().is_some());
         assert!(!body(WireDialect::LangServe, false, false).contains("event: end"));
+    }
+
+    #[test]
+    fn langserve_text_strings_crlf_and_an_end_without_data() {
+        let text = body(WireDialect::LangServeText, false, true);
+        let names: Vec<&str> = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
+        assert_eq!(names.first(), Some(&"metadata"));
+        assert_eq!(names.last(), Some(&"end"));
+        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends in CRLF: {text}");
+        let pieces: Vec<Value> = text.split("\r\n").filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect();
+        assert_eq!(pieces[1], json!(""), "the parser's first output");
+        assert!(pieces[2..].iter().all(Value::is_string), "{text}");
+        assert!(!pieces[2..].iter().filter_map(Value::as_str).collect::<String>().is_empty());
+        assert!(!body(WireDialect::LangServeText, false, false).contains("event: end"));
     }
 
     #[test]

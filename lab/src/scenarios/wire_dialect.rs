@@ -31,9 +31,15 @@ pub enum WireDialect {
     AgUi,
     /// LangGraph's run stream (`event: messages` tuples, `event: end`).
     LangGraph,
+    /// LangGraph's run stream with `stream_mode` `messages` (`messages/partial` with the whole message so
+    /// far, `messages/complete`, `event: end`).
+    LangGraphPartial,
     /// LangServe's `/stream` of a chat model (`event: data` message chunks, CRLF lines, an `event: end`
     /// without data).
     LangServe,
+    /// LangServe's `/stream` of a chain whose output is text (`prompt | model | StrOutputParser()`): each
+    /// piece a JSON string in an `event: data`, no counts and no stop reason.
+    LangServeText,
     /// The Vercel AI SDK's UI message stream (what `toUIMessageStreamResponse()` sends `useChat`).
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
@@ -44,7 +50,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langserve`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langgraph-partial`, `langserve`, `langserve-text`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -63,11 +69,13 @@ impl WireDialect {
             "dify" => Self::Dify,
             "ag-ui" => Self::AgUi,
             "langgraph" => Self::LangGraph,
+            "langgraph-partial" => Self::LangGraphPartial,
             "langserve" => Self::LangServe,
+            "langserve-text" => Self::LangServeText,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langserve or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langgraph-partial, langserve, langserve-text or sse-text"
             )),
         })
     }
@@ -123,7 +131,9 @@ mod tests {
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
         assert_eq!(WireDialect::parse("ag-ui"), Ok(WireDialect::AgUi));
         assert_eq!(WireDialect::parse("langgraph"), Ok(WireDialect::LangGraph));
+        assert_eq!(WireDialect::parse("langgraph-partial"), Ok(WireDialect::LangGraphPartial));
         assert_eq!(WireDialect::parse("langserve"), Ok(WireDialect::LangServe));
+        assert_eq!(WireDialect::parse("langserve-text"), Ok(WireDialect::LangServeText));
         assert_eq!((WireDialect::parse("dify"), WireDialect::for_path("/v1/chat-messages")), (Ok(WireDialect::Dify), Some(WireDialect::Dify)));
         assert_eq!(WireDialect::AiSdkDataStream.content_type(), "text/plain; charset=utf-8");
         assert_eq!(WireDialect::parse("gemini-array").map(WireDialect::content_type), Ok("application/json; charset=UTF-8"));
