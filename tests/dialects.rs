@@ -113,6 +113,7 @@ async fn every_dialect_measures_the_same_schedule() {
             ("ollama-generate", "ollama", "usage"),
             ("gemini", "gemini", "usage"),
             ("cohere", "cohere", "usage"),
+            ("cohere-v1", "cohere", "usage"),
             ("workers-ai", "workers-ai", "usage"),
             ("llama-cpp", "llama-cpp", "usage"),
             ("tgi", "tgi", "usage"),
@@ -128,6 +129,7 @@ async fn every_dialect_measures_the_same_schedule() {
             // A text chain's strings carry no token counts: N is the content events.
             ("langserve-text", "langserve", "events"),
             ("sse-text", "sse-text", "events"),
+            ("replicate", "sse-text", "events"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;
             let mut check = on_schedule(&format!("dialect={param}"), &report, dialect, n_source);

@@ -33,9 +33,12 @@ fn page_without(part: &str) -> (std::net::SocketAddr, PathBuf) {
 }
 
 /// A copy of the built page without the file `which` names in the copy (`name` names the copy's folder),
-/// served by a lab of its own: its address and the folder (to remove after the test).
+/// served by a lab of its own: its address and the folder (to remove after the test). Each call has a
+/// folder of its own: two tests without the same part run at the same time, and each removes its copy.
 fn page_without_file(name: &str, which: impl FnOnce(&Path) -> PathBuf) -> (std::net::SocketAddr, PathBuf) {
-    let copy = std::env::temp_dir().join(format!("streamscope-without-{name}-{}", std::process::id()));
+    static COPIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let copy = std::env::temp_dir().join(format!("streamscope-without-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&copy);
     std::fs::create_dir_all(&copy).expect("a folder for the copy");
     for entry in std::fs::read_dir(built_page_dir()).expect("the built page") {
@@ -269,6 +272,47 @@ async fn without_the_campaign_views_a_single_run_is_measured_and_a_campaign_says
         assert!(said.contains("did not load (campaign)") && said.contains("Reload the page"), "{said}");
         // Nothing was measured: no report (the first run's was cleared by the page's reload).
         assert!(report.text.trim().is_empty(), "{}", report.text);
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_campaign_views_an_imported_campaign_says_so_and_a_single_run_after_it_is_written() {
+    // `#report-json` marks the two writers' parts missing each on its own: a campaign's part that did not
+    // arrive must not hide the text of a single run measured after it, on the same page.
+    let (lab, copy) = page_without("campaign");
+    with_page(move |page: Page| async move {
+        let stream = "tokens=20&cadence_ms=10&first_ms=50";
+        let report = page.run_report(&page.stream_query(stream, "repeat=2")).await;
+        assert_eq!(report.state, "done", "{}", report.text);
+        let export = page.export_text(std::time::Duration::from_secs(10)).await;
+        let query = page.stream_query(stream, "").replace("&run=1", "");
+        page.open_url(&format!("http://{lab}/?{query}")).await;
+        page.apply_import(&export).await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let said = loop {
+            let (state, text) = page.report_element().await;
+            if state.as_deref() == Some("done") && !text.is_empty() {
+                break text;
+            }
+            assert!(std::time::Instant::now() < deadline, "no text for the imported campaign: {state:?} {text:?}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        assert!(said.contains("did not load (report)") && said.contains("Reload the page"), "{said}");
+        page.click("run").await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let json = loop {
+            let (state, text) = page.report_element().await;
+            let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            if state.as_deref() == Some("done") && json["verdict"].is_string() {
+                break json;
+            }
+            assert!(std::time::Instant::now() < deadline, "no report of the run after the import: {state:?} {text:.300}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        assert_eq!(json["verdict"], "streaming", "{json}");
+        assert!(json["runs"].is_null() && json["imported"].is_null(), "a single run measured here: {json}");
     })
     .await;
     let _ = std::fs::remove_dir_all(&copy);

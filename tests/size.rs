@@ -109,10 +109,11 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// Raised to 488,000 B on 2026-12-07 (evening) for three streams the page misread: LangGraph's
 /// `messages/partial` (the JSON itself shown as the answer), LangServe's text chain (each token in
 /// quotes) and TGI's `/generate` (a server that answered called `failed`): 486,881 -> 487,935 B
-/// (+1,054 B; a run +1,004 B), their reading of an AI message shared (BENCHMARKS.md, Size, "Three
-/// streams read right").
+/// (+1,054 B; a run +1,004 B), their reading of an AI message shared; then to 489,000 B for two more,
+/// Cohere's v1 lines (called `failed`) and Replicate's `event: done` (read as text): 488,213 B (+278 B;
+/// BENCHMARKS.md, Size, "Five streams read right").
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 488_000;
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 489_000;
 
 /// A ratchet on the wasm a visitor who opens the page and runs downloads: the main module, `after`,
 /// `measure` and the shared chunks either needs, everything but what a run never needs (`on_demand`: an

@@ -18,6 +18,8 @@ const OLLAMA_GENERATE: &str = include_str!("fixtures/ollama_generate.ndjson");
 const LLAMA_CPP: &str = include_str!("fixtures/llama_cpp_completion.sse");
 const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const TGI_WHOLE: &str = include_str!("fixtures/tgi_generate.json");
+const COHERE_V1: &str = include_str!("fixtures/cohere_v1_chat.jsonl");
+const REPLICATE: &str = include_str!("fixtures/replicate_stream.sse");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
@@ -454,6 +456,41 @@ fn tgi_fixture() {
     let limit: Vec<&str> = limit.iter().map(String::as_str).collect();
     let f = report(SSE, &limit).findings.into_iter().find(|f| f.code == FindingCode::MaxTokens).expect("max_tokens");
     assert!(f.detail.contains("details.finish_reason: length") && f.fix.unwrap().contains("max_new_tokens"));
+}
+
+#[test]
+fn cohere_v1_chat_lines() {
+    // Cohere's v1 chat stream: JSON lines, `application/stream+json`. It was read as Ollama's (its last
+    // line has a `response`) and called `failed` (`no_content`).
+    let parts = messages(COHERE_V1, "\n");
+    let t = trace("application/stream+json", &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::Cohere);
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    // stream-start (100 ms) comes before the first token (120 ms).
+    assert_eq!((r.content_events, r.ttft_ms, r.finish_reason.clone()), (10, Some(120.0), Some(StopReason::Stop)));
+    assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(71), Some(10))));
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed_json"].contains(c)), "{:?}", codes(&r));
+    let cut = without(&parts, |p| p.contains("stream-end"));
+    assert!(codes(&report("application/stream+json", &cut)).contains(&"truncated"));
+}
+
+#[test]
+fn replicate_output_and_done() {
+    // Replicate's prediction stream: the text itself in `event: output`, then `event: done` with `{}`,
+    // which was read as two more characters of the answer.
+    let parts = messages(REPLICATE, "\n\n");
+    let t = trace(SSE, &parts);
+    let a = analyze(&t);
+    assert_eq!(a.dialect, Dialect::SseText);
+    assert_eq!(a.text, "Rayleigh scattering sends short blue waves in every direction.");
+    assert!(a.saw_done);
+    let r = Report::from_trace(&t);
+    assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+    assert_eq!(r.content_events, 10);
+    assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed_json"].contains(c)), "{:?}", codes(&r));
 }
 
 #[test]

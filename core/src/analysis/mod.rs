@@ -349,7 +349,8 @@ impl Analysis {
             return;
         }
         if self.dialect == Dialect::SseText {
-            if openai::is_done(data) {
+            // Replicate ends its text with `event: done` (data `{}`, or why it stopped): not text.
+            if openai::is_done(data) || event == Some("done") {
                 self.emit(at_ms, read_index, EventKind::Done, None);
             } else {
                 self.text_data(at_ms, read_index, data.to_string());

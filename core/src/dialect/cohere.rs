@@ -10,6 +10,12 @@
 //! `tool_calls`, `ERROR`, `TIMEOUT`) and `delta.usage.tokens` (`input_tokens`, `output_tokens`; the billed
 //! units and `cached_tokens` are left aside: no cache figures for Cohere yet). The `*-start` / `*-end`
 //! bookkeeping and citation events carry no token.
+//!
+//! Cohere's v1 API (`POST /v1/chat` and `/v1/generate` with `stream: true`) streams JSON lines instead
+//! (`application/stream+json`), each with `is_finished` ([`v1_line_facts`]): `text-generation` carries
+//! text in `text` (`/v1/generate`'s lines have no `event_type`, only `text`), `tool-calls-chunk` the
+//! tool plan in `text` and a call's arguments in `tool_call_delta.parameters`, and the finished line
+//! (`stream-end`) the `finish_reason` and, in `response.meta.tokens`, the counts.
 
 use serde_json::Value;
 
@@ -28,6 +34,38 @@ pub fn is_cohere_event(v: &Value, event: Option<&str>) -> bool {
 
 fn event_type<'a>(v: &'a Value, event: Option<&'a str>) -> &'a str {
     v.get("type").and_then(Value::as_str).or(event).unwrap_or("")
+}
+
+/// Whether a JSON line is Cohere v1's: it says whether the stream `is_finished`.
+pub fn is_cohere_v1_line(v: &Value) -> bool {
+    v.get("is_finished").is_some_and(Value::is_boolean)
+}
+
+/// Reads the facts of one Cohere v1 line (a parsed JSON object).
+pub fn v1_line_facts(v: &Value) -> ChunkFacts {
+    let mut kinds = Vec::new();
+    let mut reported = None;
+    let mut tools = Vec::new();
+    let finished = v.get("is_finished").and_then(Value::as_bool) == Some(true);
+    match v.get("event_type").and_then(Value::as_str) {
+        Some("stream-start") => kinds.push(EventKind::RoleOnly),
+        Some("text-generation") => kinds.extend(text_at(v, "/text").map(EventKind::Content)),
+        None if !finished => kinds.extend(text_at(v, "/text").map(EventKind::Content)),
+        Some("tool-calls-chunk") => {
+            kinds.extend(text_at(v, "/text").map(EventKind::Reasoning));
+            kinds.extend(text_at(v, "/tool_call_delta/parameters").map(EventKind::ToolArgs));
+            tools = names_at(v.get("tool_call_delta"), "/name");
+        }
+        _ => {}
+    }
+    if finished {
+        let stop = text_at(v, "/finish_reason").map(|r| stop_reason_of(&r));
+        let meta = v.pointer("/response/meta");
+        let counts = meta.and_then(|m| m.get("tokens").or_else(|| m.get("billed_units")));
+        let counts = counts.and_then(|t| Usage::of_counts(as_count(t.get("input_tokens")), as_count(t.get("output_tokens"))));
+        ChunkFacts::push_end(&mut kinds, &mut reported, stop, counts);
+    }
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
 }
 
 /// The non-empty string at `pointer` in `v`.
@@ -112,6 +150,32 @@ mod tests {
         }
         // The SSE event name stands in for a missing type.
         assert_eq!(event_facts(&json!({"delta":{"message":{"content":{"text":"a"}}}}), Some("content-delta")).kinds, vec![EventKind::Content("a".into())]);
+    }
+
+    #[test]
+    fn v1_lines_text_tool_calls_and_the_end() {
+        let v1 = |v: Value| v1_line_facts(&v).kinds;
+        let start = json!({"is_finished": false, "event_type": "stream-start", "generation_id": "g"});
+        assert!(is_cohere_v1_line(&start) && !is_cohere_v1_line(&json!({"done": false})));
+        assert_eq!(v1(start), vec![EventKind::RoleOnly]);
+        assert_eq!(v1(json!({"is_finished": false, "event_type": "text-generation", "text": "Hi"})), vec![EventKind::Content("Hi".into())]);
+        // `/v1/generate`: no event type.
+        assert_eq!(v1(json!({"index": 0, "is_finished": false, "text": " there"})), vec![EventKind::Content(" there".into())]);
+        let chunk = json!({"is_finished": false, "event_type": "tool-calls-chunk", "text": "I will search",
+            "tool_call_delta": {"index": 0, "name": "search", "parameters": "{\"q"}});
+        let facts = v1_line_facts(&chunk);
+        assert_eq!(facts.kinds, vec![EventKind::Reasoning("I will search".into()), EventKind::ToolArgs("{\"q".into())]);
+        assert_eq!(facts.tool_names, ["search"]);
+        assert_eq!(v1(json!({"is_finished": false, "event_type": "citation-generation", "citations": []})), vec![EventKind::Empty]);
+        let end = json!({"is_finished": true, "event_type": "stream-end", "finish_reason": "MAX_TOKENS", "response": {"text": "Hi there",
+            "meta": {"billed_units": {"input_tokens": 3, "output_tokens": 2}, "tokens": {"input_tokens": 70, "output_tokens": 2}}}});
+        let facts = v1_line_facts(&end);
+        assert_eq!(facts.kinds, vec![EventKind::Finish(StopReason::Length), EventKind::Usage, EventKind::Done]);
+        assert_eq!(facts.usage.map(|u| (u.prompt_tokens, u.completion_tokens)), Some((Some(70), Some(2))));
+        // `/v1/generate`'s last line: the whole text again, not new text.
+        let generated = json!({"is_finished": true, "finish_reason": "COMPLETE", "response": {"generations": [{"text": "Hi there"}],
+            "meta": {"billed_units": {"input_tokens": 3, "output_tokens": 2}}}});
+        assert_eq!(v1(generated), vec![EventKind::Finish(StopReason::Stop), EventKind::Usage, EventKind::Done]);
     }
 
     #[test]

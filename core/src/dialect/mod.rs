@@ -353,11 +353,13 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
     }
 }
 
-/// The dialect a JSON line reveals (`openai-chat` for chat chunks, `ollama` for Ollama lines, `tgi` for
-/// TGI's `/generate` answer, a JSON body of one line), or `None`.
+/// The dialect a JSON line reveals (`openai-chat` for chat chunks, `cohere` for Cohere v1's lines,
+/// `ollama` for Ollama lines, `tgi` for TGI's `/generate` answer, a JSON body of one line), or `None`.
 pub fn detect_json_line(v: &Value) -> Option<Dialect> {
     if openai::is_chat_chunk(v) {
         Some(Dialect::OpenaiChat)
+    } else if cohere::is_cohere_v1_line(v) {
+        Some(Dialect::Cohere)
     } else if ollama::is_ollama_line(v) {
         Some(Dialect::Ollama)
     } else if tgi::is_tgi_event(v) {
@@ -387,11 +389,14 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
     }
 }
 
-/// Reads a JSON line: a chat chunk with the OpenAI adapter, an Ollama line (or any non-chat line of an
-/// Ollama stream) with the Ollama adapter, TGI's answer with TGI's, anything else with the OpenAI adapter.
+/// Reads a JSON line: a chat chunk with the OpenAI adapter, a line of a Cohere v1 stream with Cohere's,
+/// an Ollama line (or any non-chat line of an Ollama stream) with the Ollama adapter, TGI's answer with
+/// TGI's, anything else with the OpenAI adapter.
 pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
     let chat = openai::is_chat_chunk(v);
-    if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
+    if dialect == Dialect::Cohere {
+        cohere::v1_line_facts(v)
+    } else if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
         ollama::line_facts(v)
     } else if dialect == Dialect::Tgi {
         tgi::event_facts(v)

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 pub enum Framing {
     /// Server-Sent Events (`data:` lines, blank line between events).
     Sse,
-    /// One JSON value per line (Ollama, `application/x-ndjson`, `application/jsonl`).
+    /// One JSON value per line (Ollama, `application/x-ndjson`, `application/jsonl`; Cohere v1,
+    /// `application/stream+json`).
     Ndjson,
     /// A JSON array streamed element by element (Gemini's `streamGenerateContent` without `alt=sse`).
     JsonArray,
@@ -174,7 +175,12 @@ impl FramingDetector {
             Framing::Sse
         } else if matches!(
             media.as_str(),
-            "application/x-ndjson" | "application/ndjson" | "application/jsonl" | "application/x-jsonlines" | "application/json"
+            "application/x-ndjson"
+                | "application/ndjson"
+                | "application/jsonl"
+                | "application/x-jsonlines"
+                | "application/stream+json"
+                | "application/json"
         ) {
             Framing::Ndjson
         } else {

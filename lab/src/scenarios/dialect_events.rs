@@ -109,6 +109,8 @@ impl DialectWriter {
             WireDialect::LangGraphPartial => self.langgraph_partial(step),
             WireDialect::LangServe => self.langserve(step),
             WireDialect::LangServeText => self.langserve_text(step),
+            WireDialect::CohereV1 => self.cohere_v1(step),
+            WireDialect::Replicate => return replicate(step, self.end),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
         let mut out = Vec::new();
@@ -118,7 +120,7 @@ impl DialectWriter {
             }
             let data = value.to_string();
             match self.dialect {
-                WireDialect::OllamaChat | WireDialect::OllamaGenerate => {
+                WireDialect::OllamaChat | WireDialect::OllamaGenerate | WireDialect::CohereV1 => {
                     out.extend_from_slice(format!("{data}\n").as_bytes())
                 }
                 WireDialect::Gemini => {
@@ -617,6 +619,31 @@ impl DialectWriter {
         }
     }
 
+    /// Cohere v1's chat stream: `stream-start`, each token a `text-generation` line (reasoning is not in
+    /// v1: left out), then `stream-end` with the whole answer, `finish_reason` and the counts.
+    fn cohere_v1(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let line = |fields: Value| (String::new(), fields);
+        let generation_id = format!("cohere-{}", self.id);
+        match step {
+            Step::Start => vec![line(json!({"is_finished": false, "event_type": "stream-start", "generation_id": generation_id}))],
+            Step::Reasoning(_) => vec![],
+            Step::Content(text) => {
+                self.sent_text.push_str(text);
+                vec![line(json!({"is_finished": false, "event_type": "text-generation", "text": text}))]
+            }
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let reason = if self.end.hit_limit { "MAX_TOKENS" } else { "COMPLETE" };
+                let (input, output) = (self.end.prompt_tokens, self.output_tokens());
+                vec![line(json!({"is_finished": true, "event_type": "stream-end", "finish_reason": reason,
+                    "response": {"response_id": format!("response-{}", self.id), "text": self.sent_text, "generation_id": generation_id,
+                        "finish_reason": reason, "meta": {"api_version": {"version": "1"},
+                        "billed_units": {"input_tokens": input, "output_tokens": output},
+                        "tokens": {"input_tokens": input, "output_tokens": output}}}}))]
+            }
+        }
+    }
+
     /// LangGraph, `stream_mode` `messages`: `metadata`, the user's message in `values`, the answer's
     /// `messages/metadata`, then each token a `messages/partial` with the whole message so far (the
     /// reasoning in a `thinking` block before a `text` block), a `messages/complete` with the counts and
@@ -772,6 +799,25 @@ fn sse_text(step: &Step, end: EndFacts) -> Vec<u8> {
             out.into_bytes()
         }
         Step::End if end.terminal => b"data: [DONE]\n\n".to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// Replicate's prediction stream: each token in an `event: output` (a line break splits it into data
+/// lines), then `event: done` with `{}`; the reasoning is not streamed.
+fn replicate(step: &Step, end: EndFacts) -> Vec<u8> {
+    match step {
+        Step::Content(text) => {
+            let mut out = String::from("event: output\n");
+            for line in text.split('\n') {
+                out.push_str("data: ");
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push('\n');
+            out.into_bytes()
+        }
+        Step::End if end.terminal => b"event: done\ndata: {}\n\n".to_vec(),
         _ => Vec::new(),
     }
 }
@@ -1051,6 +1097,21 @@ mod tests {
         assert_eq!(tuples[3][0]["response_metadata"]["finish_reason"], "length");
         assert!(tuples[3][0]["usage_metadata"]["output_tokens"].as_u64().is_some());
         assert!(!body(WireDialect::LangGraph, false, false).contains("event: end"));
+    }
+
+    #[test]
+    fn cohere_v1_lines_and_replicate_events() {
+        let text = body(WireDialect::CohereV1, true, true);
+        let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines[0]["event_type"], "stream-start");
+        assert!(lines[1..lines.len() - 1].iter().all(|l| l["event_type"] == "text-generation" && l["is_finished"] == false));
+        let end = lines.last().unwrap();
+        assert_eq!((end["is_finished"].as_bool(), end["finish_reason"].as_str()), (Some(true), Some("MAX_TOKENS")));
+        assert!(end["response"]["meta"]["tokens"]["output_tokens"].as_u64().is_some());
+        assert!(!body(WireDialect::CohereV1, false, false).contains("stream-end"));
+        let text = body(WireDialect::Replicate, false, true);
+        assert!(text.starts_with("event: output\ndata: ") && text.ends_with("event: done\ndata: {}\n\n"), "{text}");
+        assert!(!body(WireDialect::Replicate, false, false).contains("event: done"));
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub enum WireDialect {
     Gemini,
     /// Cohere v2 chat events (`POST /v2/chat`).
     Cohere,
+    /// Cohere v1's chat stream (`POST /v1/chat`): JSON lines with `is_finished`, `application/stream+json`.
+    CohereV1,
     /// Cloudflare Workers AI's own stream (`{"response": …}` events, `[DONE]`).
     WorkersAi,
     /// llama.cpp's own completion stream (`POST /completion`).
@@ -44,13 +46,15 @@ pub enum WireDialect {
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
     AiSdkDataStream,
+    /// Replicate's prediction stream: the text in `event: output`, then `event: done` with `{}`.
+    Replicate,
     /// SSE whose data is the plain token text.
     SseText,
 }
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langgraph-partial`, `langserve`, `langserve-text`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langgraph-partial`, `langserve`, `langserve-text`, `cohere-v1`, `replicate`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -60,6 +64,7 @@ impl WireDialect {
             "ollama-generate" => Self::OllamaGenerate,
             "gemini" => Self::Gemini,
             "cohere" => Self::Cohere,
+            "cohere-v1" => Self::CohereV1,
             "workers-ai" => Self::WorkersAi,
             "llama-cpp" => Self::LlamaCpp,
             "tgi" => Self::Tgi,
@@ -72,10 +77,11 @@ impl WireDialect {
             "langgraph-partial" => Self::LangGraphPartial,
             "langserve" => Self::LangServe,
             "langserve-text" => Self::LangServeText,
+            "replicate" => Self::Replicate,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langgraph-partial, langserve, langserve-text or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langgraph-partial, langserve, langserve-text, cohere-v1, replicate or sse-text"
             )),
         })
     }
@@ -105,6 +111,7 @@ impl WireDialect {
     pub fn content_type(self) -> &'static str {
         match self {
             Self::OllamaChat | Self::OllamaGenerate => "application/x-ndjson",
+            Self::CohereV1 => "application/stream+json",
             Self::AiSdkDataStream => "text/plain; charset=utf-8",
             Self::GeminiArray => "application/json; charset=UTF-8",
             _ => "text/event-stream",
@@ -126,6 +133,8 @@ mod tests {
         assert!(WireDialect::parse("bedrock").is_err());
         assert_eq!((WireDialect::parse("cohere"), WireDialect::for_path("/v2/chat")), (Ok(WireDialect::Cohere), Some(WireDialect::Cohere)));
         assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
+        assert_eq!(WireDialect::parse("cohere-v1").map(WireDialect::content_type), Ok("application/stream+json"));
+        assert_eq!(WireDialect::parse("replicate"), Ok(WireDialect::Replicate));
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));
