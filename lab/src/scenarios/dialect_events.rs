@@ -788,35 +788,29 @@ fn typed_event(kind: &str, mut fields: Value) -> (String, Value) {
 /// SSE text: each content token as `data:` lines (one per line of text), `[DONE]` at the end.
 fn sse_text(step: &Step, end: EndFacts) -> Vec<u8> {
     match step {
-        Step::Content(text) => {
-            let mut out = String::new();
-            for line in text.split('\n') {
-                out.push_str("data: ");
-                out.push_str(line);
-                out.push('\n');
-            }
-            out.push('\n');
-            out.into_bytes()
-        }
+        Step::Content(text) => data_lines(String::new(), text).into_bytes(),
         Step::End if end.terminal => b"data: [DONE]\n\n".to_vec(),
         _ => Vec::new(),
     }
+}
+
+/// `text` as the data lines of one SSE event after `out` (a line break splits it), and the blank line
+/// that ends the event.
+fn data_lines(mut out: String, text: &str) -> String {
+    for line in text.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
 }
 
 /// Replicate's prediction stream: each token in an `event: output` (a line break splits it into data
 /// lines), then `event: done` with `{}`; the reasoning is not streamed.
 fn replicate(step: &Step, end: EndFacts) -> Vec<u8> {
     match step {
-        Step::Content(text) => {
-            let mut out = String::from("event: output\n");
-            for line in text.split('\n') {
-                out.push_str("data: ");
-                out.push_str(line);
-                out.push('\n');
-            }
-            out.push('\n');
-            out.into_bytes()
-        }
+        Step::Content(text) => data_lines("event: output\n".to_string(), text).into_bytes(),
         Step::End if end.terminal => b"event: done\ndata: {}\n\n".to_vec(),
         _ => Vec::new(),
     }
