@@ -191,7 +191,7 @@ pub struct Analysis {
     /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
     #[serde(default)]
     pub tool_names: Vec<String>,
-    /// How much of the message LangGraph's `messages/partial` events repeat was read (not reported).
+    /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
 }

@@ -71,35 +71,59 @@ pub(crate) fn ai_message_facts(message: &Value, kinds: &mut Vec<EventKind>, repo
         return Vec::new();
     }
     // A chunk is all new.
-    new_parts(message, &mut Accumulated::default(), kinds);
+    new_parts(message, &mut Seen::default(), kinds);
     counts_and_stop(message, kinds, reported);
     // A tool call's first chunk names the tool (later ones carry `name: null`).
     names_at(message.get("tool_call_chunks"), "/name")
 }
 
-/// How much of the answer's message `messages/partial` events said so far: the message's id and the
-/// bytes of its text, reasoning and tool-call arguments already read.
+/// How much of one message `messages/partial` events said so far: the bytes of its text, reasoning and
+/// tool-call arguments already read.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Accumulated {
-    id: String,
+struct Seen {
     content_bytes: usize,
     reasoning_bytes: usize,
     args_bytes: usize,
 }
 
+/// What `messages/partial` events said so far of the last [`MESSAGES_FOLLOWED`] messages, by id (two
+/// nodes of a graph can stream their messages at the same time, their events interleaved).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Accumulated {
+    messages: Vec<(String, Seen)>,
+}
+
+/// How many messages [`Accumulated`] follows at once (the oldest is forgotten: read whole if it comes
+/// back).
+pub const MESSAGES_FOLLOWED: usize = 16;
+
+impl Accumulated {
+    /// What was seen of the message `id` (nothing yet for a new one).
+    fn of(&mut self, id: &str) -> &mut Seen {
+        let at = match self.messages.iter().position(|(known, _)| known == id) {
+            Some(at) => at,
+            None => {
+                if self.messages.len() == MESSAGES_FOLLOWED {
+                    self.messages.remove(0);
+                }
+                self.messages.push((id.to_string(), Seen::default()));
+                self.messages.len() - 1
+            }
+        };
+        &mut self.messages[at].1
+    }
+}
+
 /// Reads a `messages/partial` or `messages/complete` event: of each AI message in its list, the text,
-/// reasoning and tool-call arguments that follow what `seen` holds of the same message (a message with
-/// another id starts again), and the counts and stop reason of a complete one.
+/// reasoning and tool-call arguments that follow what `seen` holds of the same message (by id), and the
+/// counts and stop reason of a complete one.
 pub fn accumulated_facts(v: &Value, event: Option<&str>, seen: &mut Accumulated) -> ChunkFacts {
     let mut kinds = Vec::new();
     let mut reported = None;
     let mut tools = Vec::new();
     for message in v.as_array().into_iter().flatten().filter(|m| is_ai_message_chunk(m)) {
         let id = message.get("id").and_then(Value::as_str).unwrap_or_default();
-        if seen.id != id {
-            *seen = Accumulated { id: id.to_string(), ..Accumulated::default() };
-        }
-        new_parts(message, seen, &mut kinds);
+        new_parts(message, seen.of(id), &mut kinds);
         tools.extend(names_at(message.get("tool_call_chunks"), "/name"));
         if event == Some("messages/complete") {
             counts_and_stop(message, &mut kinds, &mut reported);
@@ -110,7 +134,7 @@ pub fn accumulated_facts(v: &Value, event: Option<&str>, seen: &mut Accumulated)
 
 /// The reasoning, the text and the tool-call arguments (`tool_call_chunks[].args`) of an AI message that
 /// follow what `seen` holds, into `kinds`.
-fn new_parts(message: &Value, seen: &mut Accumulated, kinds: &mut Vec<EventKind>) {
+fn new_parts(message: &Value, seen: &mut Seen, kinds: &mut Vec<EventKind>) {
     let (content, reasoning) = texts(message.get("content"));
     let mut args = String::new();
     for call in message.get("tool_call_chunks").and_then(Value::as_array).into_iter().flatten() {
@@ -210,9 +234,23 @@ mod tests {
             {"type": "ai", "id": "run-1", "content": "Hello!", "usage_metadata": {"input_tokens": 3, "output_tokens": 2},
              "response_metadata": {"finish_reason": "stop"}}]);
         assert_eq!(read(complete, "messages/complete"), vec![EventKind::Usage, EventKind::Finish(StopReason::Stop)]);
-        // Another message starts again; a message that shrank is read whole.
+        // Another message starts from nothing, and the first goes on where it was (two nodes streaming at
+        // once); a message that shrank is read whole.
         assert_eq!(read(json!([{"type": "ai", "id": "run-2", "content": "Hi"}]), "messages/partial"), vec![EventKind::Content("Hi".into())]);
+        assert_eq!(read(json!([{"type": "ai", "id": "run-1", "content": "Hello! Yes"}]), "messages/partial"), vec![EventKind::Content(" Yes".into())]);
         assert_eq!(read(json!([{"type": "ai", "id": "run-2", "content": "H"}]), "messages/partial"), vec![EventKind::Content("H".into())]);
+    }
+
+    #[test]
+    fn at_most_so_many_messages_are_followed() {
+        let mut seen = Accumulated::default();
+        for i in 0..=MESSAGES_FOLLOWED {
+            accumulated_facts(&json!([{"type": "ai", "id": format!("m{i}"), "content": "ab"}]), Some("messages/partial"), &mut seen);
+        }
+        assert_eq!(seen.messages.len(), MESSAGES_FOLLOWED);
+        // The first was forgotten: read whole again.
+        let again = accumulated_facts(&json!([{"type": "ai", "id": "m0", "content": "abc"}]), Some("messages/partial"), &mut seen);
+        assert_eq!(again.kinds, vec![EventKind::Content("abc".into())]);
     }
 
     #[test]
