@@ -130,6 +130,8 @@ async fn every_dialect_measures_the_same_schedule() {
             ("langserve-text", "langserve", "events"),
             ("sse-text", "sse-text", "events"),
             ("replicate", "sse-text", "events"),
+            // A hand-written backend's events: the text in `content`, OpenAI's usage at the end.
+            ("json-text", "json-text", "usage"),
         ] {
             let report = run(&page, &dialect_url(&page, param, "")).await;
             let mut check = on_schedule(&format!("dialect={param}"), &report, dialect, n_source);

@@ -20,6 +20,8 @@ const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const TGI_WHOLE: &str = include_str!("fixtures/tgi_generate.json");
 const COHERE_V1: &str = include_str!("fixtures/cohere_v1_chat.jsonl");
 const REPLICATE: &str = include_str!("fixtures/replicate_stream.sse");
+const KOBOLDCPP: &str = include_str!("fixtures/koboldcpp_stream.sse");
+const CUMULATIVE: &str = include_str!("fixtures/custom_cumulative.ndjson");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
 const AI_SDK: &str = include_str!("fixtures/ai_sdk_ui_message_stream.sse");
 const AI_SDK_4: &str = include_str!("fixtures/ai_sdk_data_stream.txt");
@@ -491,6 +493,41 @@ fn replicate_output_and_done() {
     assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
     assert_eq!(r.content_events, 10);
     assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed_json"].contains(c)), "{:?}", codes(&r));
+}
+
+#[test]
+fn json_text_a_common_field_of_events_no_dialect_claims() {
+    // KoboldCpp's stream (`event: message`, `{"token", "finish_reason"}`): it had no content at all,
+    // `failed`; and a hand-written backend's JSON lines of the whole text so far, read as what is new.
+    const SENTENCE: &str = "Rayleigh scattering sends short blue waves in every direction.";
+    for (content_type, body, sep, usage) in [(SSE, KOBOLDCPP, "\n\n", None), (NDJSON, CUMULATIVE, "\n", Some((Some(12), Some(10))))] {
+        let parts = messages(body, sep);
+        let t = trace(content_type, &parts);
+        let a = analyze(&t);
+        assert_eq!((a.dialect, a.text.as_str()), (Dialect::JsonText, SENTENCE), "{body:.80}");
+        let r = Report::from_trace(&t);
+        assert_eq!(r.verdict, Verdict::Streaming, "{:?}", codes(&r));
+        assert_eq!((r.content_events, r.finish_reason.clone()), (10, Some(StopReason::Stop)));
+        assert_eq!(r.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens)), usage);
+        assert!(codes(&r).iter().all(|c| !["truncated", "no_content", "malformed_json"].contains(c)), "{:?}", codes(&r));
+    }
+    // Anthropic's legacy completions and Mistral's conversations, each a few events.
+    let legacy = ["event: completion\ndata: {\"type\":\"completion\",\"completion\":\" Hello\",\"stop_reason\":null,\"model\":\"claude-2.1\"}\n\n",
+        "event: completion\ndata: {\"type\":\"completion\",\"completion\":\" world\",\"stop_reason\":\"stop_sequence\",\"model\":\"claude-2.1\"}\n\n"];
+    let r = report(SSE, &legacy);
+    assert_eq!((r.dialect, r.finish_reason.clone(), r.content_events), (Dialect::JsonText, Some(StopReason::Stop), 2));
+    let mistral = ["event: conversation.response.started\ndata: {\"type\":\"conversation.response.started\",\"conversation_id\":\"c\"}\n\n",
+        "event: message.output.delta\ndata: {\"type\":\"message.output.delta\",\"output_index\":0,\"id\":\"m\",\"content_index\":0,\"role\":\"assistant\",\"content\":\"Hello\"}\n\n",
+        "event: message.output.delta\ndata: {\"type\":\"message.output.delta\",\"output_index\":0,\"id\":\"m\",\"content_index\":0,\"role\":\"assistant\",\"content\":\" world\"}\n\n",
+        "event: conversation.response.done\ndata: {\"type\":\"conversation.response.done\",\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2,\"total_tokens\":7}}\n\n"];
+    let t = trace(SSE, &mistral);
+    let (a, r) = (analyze(&t), Report::from_trace(&t));
+    assert_eq!((a.dialect, a.text.as_str(), r.content_events), (Dialect::JsonText, "Hello world", 2));
+    assert_eq!(r.usage.as_ref().and_then(|u| u.completion_tokens), Some(2));
+    // A dialect of its own that shows itself later takes over: an OpenAI chunk after a hand-written event.
+    let mixed = ["data: {\"content\":\"Hi\"}\n\n", "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there\"}}]}\n\n"];
+    let a = analyze(&trace(SSE, &mixed));
+    assert_eq!((a.dialect, a.text.as_str()), (Dialect::OpenaiChat, "Hi there"));
 }
 
 #[test]

@@ -19,7 +19,7 @@ const SSE: &str = "text/event-stream";
 /// somewhere, and the benchmark's.
 const READ_SIZES: [usize; 10] = [1, 2, 3, 5, 7, 13, 64, 300, 1500, 16384];
 
-const FIXTURES: [(&str, &[u8]); 31] = [
+const FIXTURES: [(&str, &[u8]); 33] = [
     (SSE, include_bytes!("fixtures/langserve_stream.sse")),
     (SSE, include_bytes!("fixtures/langserve_stream_events.sse")),
     (SSE, include_bytes!("fixtures/langserve_stream_text.sse")),
@@ -38,6 +38,8 @@ const FIXTURES: [(&str, &[u8]); 31] = [
     (SSE, include_bytes!("fixtures/cohere_chat.sse")),
     ("application/stream+json", include_bytes!("fixtures/cohere_v1_chat.jsonl")),
     (SSE, include_bytes!("fixtures/replicate_stream.sse")),
+    (SSE, include_bytes!("fixtures/koboldcpp_stream.sse")),
+    ("application/x-ndjson", include_bytes!("fixtures/custom_cumulative.ndjson")),
     (SSE, include_bytes!("fixtures/openai_tool_call.sse")),
     (SSE, include_bytes!("fixtures/azure_openai_default.sse")),
     (SSE, include_bytes!("fixtures/azure_openai_async.sse")),

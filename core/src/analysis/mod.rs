@@ -279,7 +279,16 @@ impl Analysis {
     }
 
     fn emit_facts(&mut self, at_ms: f64, read_index: usize, facts: ChunkFacts) {
-        let ChunkFacts { kinds, usage, server_ms, created_unix_s, filter, tool_names } = facts;
+        let ChunkFacts { mut kinds, usage, server_ms, created_unix_s, filter, tool_names } = facts;
+        if self.dialect == Dialect::JsonText && self.dropped_text_chars == 0 {
+            // A stream of the whole text so far adds what follows it.
+            for kind in &mut kinds {
+                if let EventKind::Content(value) = kind {
+                    let new = dialect::json_text::new_text(value, &self.text).len();
+                    value.drain(..value.len() - new);
+                }
+            }
+        }
         let facts = ChunkFacts { kinds: Vec::new(), usage, server_ms, created_unix_s, filter, tool_names };
         self.emit_kinds(at_ms, read_index, &facts, kinds);
     }
@@ -307,6 +316,16 @@ impl Analysis {
             self.emit(at_ms, read_index, kind, facts.server_ms);
         }
         self.filter_marks.count(facts.filter, self.content_event_count > content_before);
+    }
+
+    /// Takes the dialect a message revealed: any while none is known; while an SSE stream is read as
+    /// `json-text` (a common text field), only a dialect of its own, which takes over.
+    fn detected(&mut self, found: Option<Dialect>) {
+        match found {
+            Some(Dialect::JsonText) if self.dialect != Dialect::Unknown => {}
+            Some(d) => self.dialect = d,
+            None => {}
+        }
     }
 
     fn malformed(&mut self, at_ms: f64, read_index: usize, payload: &str) {
@@ -378,10 +397,8 @@ impl Analysis {
         match dialect::classify_sse_payload(data, event) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Object(v) => {
-                if self.dialect == Dialect::Unknown {
-                    if let Some(d) = dialect::detect_sse(&v, event) {
-                        self.dialect = d;
-                    }
+                if matches!(self.dialect, Dialect::Unknown | Dialect::JsonText) {
+                    self.detected(dialect::detect_sse(&v, event));
                 }
                 let facts = if self.dialect == Dialect::LangGraph && dialect::langgraph::is_accumulated(event) {
                     dialect::langgraph::accumulated_facts(&v, event, &mut self.langgraph_seen)
@@ -416,10 +433,8 @@ impl Analysis {
         self.count_message(read_index);
         match classify_payload(text) {
             Payload::Object(v) => {
-                if self.dialect == Dialect::Unknown {
-                    if let Some(d) = dialect::detect_sse(&v, None) {
-                        self.dialect = d;
-                    }
+                if matches!(self.dialect, Dialect::Unknown | Dialect::JsonText) {
+                    self.detected(dialect::detect_sse(&v, None));
                 }
                 let facts = dialect::sse_facts(self.dialect, &v, None);
                 self.emit_facts(at_ms, read_index, facts);
@@ -448,10 +463,10 @@ impl Analysis {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
             Payload::Other => self.malformed(at_ms, read_index, line),
             Payload::Object(v) => {
+                // No takeover here: Ollama's lines are told by a `done` or a `response`, which a
+                // hand-written line read as `json-text` may have too.
                 if self.dialect == Dialect::Unknown {
-                    if let Some(d) = dialect::detect_json_line(&v) {
-                        self.dialect = d;
-                    }
+                    self.detected(dialect::detect_json_line(&v));
                 }
                 let facts = dialect::json_line_facts(self.dialect, &v);
                 self.emit_facts(at_ms, read_index, facts);

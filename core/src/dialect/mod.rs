@@ -24,6 +24,7 @@ pub mod content_filter;
 pub mod dify;
 pub mod error_body;
 pub mod gemini;
+pub mod json_text;
 pub mod langgraph;
 pub mod langserve;
 pub mod llama_cpp;
@@ -71,6 +72,9 @@ pub enum Dialect {
     LangGraph,
     /// LangServe's streams (`event: data` with a message chunk, or with an `astream_events` event).
     LangServe,
+    /// JSON events or lines no other dialect claims, with the text in a common field (`content`,
+    /// `text`, `token`, ...: [`json_text`]).
+    JsonText,
     /// SSE whose data is plain text: each non-empty data is content.
     SseText,
     /// Ollama JSON lines (`message.content` or `response`, `done`).
@@ -84,7 +88,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, `unknown` last.
-    pub const ALL: [Dialect; 17] = [
+    pub const ALL: [Dialect; 18] = [
         Dialect::OpenaiChat,
         Dialect::OpenaiResponses,
         Dialect::Anthropic,
@@ -98,6 +102,7 @@ impl Dialect {
         Dialect::AgUi,
         Dialect::LangGraph,
         Dialect::LangServe,
+        Dialect::JsonText,
         Dialect::SseText,
         Dialect::Ollama,
         Dialect::Raw,
@@ -126,6 +131,7 @@ impl Dialect {
             Dialect::AgUi => "ag-ui",
             Dialect::LangGraph => "langgraph",
             Dialect::LangServe => "langserve",
+            Dialect::JsonText => "json-text",
             Dialect::SseText => "sse-text",
             Dialect::Ollama => "ollama",
             Dialect::Raw => "raw",
@@ -320,7 +326,8 @@ pub fn classify_payload(data: &str) -> Payload {
     }
 }
 
-/// The dialect the JSON data of an SSE event (named `event`) reveals, or `None` when it reveals none.
+/// The dialect the JSON data of an SSE event (named `event`) reveals, or `None` when it reveals none
+/// (`json-text` when only a common text field says anything).
 pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
     if openai::is_chat_chunk(v) {
         Some(Dialect::OpenaiChat)
@@ -348,13 +355,16 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
         Some(Dialect::LangGraph)
     } else if langserve::is_langserve_event(v, event) {
         Some(Dialect::LangServe)
+    } else if json_text::is_json_text_event(v) {
+        Some(Dialect::JsonText)
     } else {
         None
     }
 }
 
 /// The dialect a JSON line reveals (`openai-chat` for chat chunks, `cohere` for Cohere v1's lines,
-/// `ollama` for Ollama lines, `tgi` for TGI's `/generate` answer, a JSON body of one line), or `None`.
+/// `ollama` for Ollama lines, `tgi` for TGI's `/generate` answer, a JSON body of one line, `json-text` when
+/// only a common text field says anything), or `None`.
 pub fn detect_json_line(v: &Value) -> Option<Dialect> {
     if openai::is_chat_chunk(v) {
         Some(Dialect::OpenaiChat)
@@ -364,6 +374,8 @@ pub fn detect_json_line(v: &Value) -> Option<Dialect> {
         Some(Dialect::Ollama)
     } else if tgi::is_tgi_event(v) {
         Some(Dialect::Tgi)
+    } else if json_text::is_json_text_event(v) {
+        Some(Dialect::JsonText)
     } else {
         None
     }
@@ -385,17 +397,20 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
         Dialect::AgUi => ag_ui::event_facts(v),
         Dialect::LangGraph => langgraph::event_facts(v, event),
         Dialect::LangServe => langserve::event_facts(v, event),
+        Dialect::JsonText => json_text::event_facts(v),
         _ => openai::chunk_facts(v),
     }
 }
 
-/// Reads a JSON line: a chat chunk with the OpenAI adapter, a line of a Cohere v1 stream with Cohere's,
-/// an Ollama line (or any non-chat line of an Ollama stream) with the Ollama adapter, TGI's answer with
-/// TGI's, anything else with the OpenAI adapter.
+/// Reads a JSON line: a line of a Cohere v1 or a `json-text` stream with their adapters, a chat chunk
+/// with the OpenAI adapter, an Ollama line (or any non-chat line of an Ollama stream) with the Ollama
+/// adapter, TGI's answer with TGI's, anything else with the OpenAI adapter.
 pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
     let chat = openai::is_chat_chunk(v);
     if dialect == Dialect::Cohere {
         cohere::v1_line_facts(v)
+    } else if dialect == Dialect::JsonText {
+        json_text::event_facts(v)
     } else if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
         ollama::line_facts(v)
     } else if dialect == Dialect::Tgi {
@@ -517,7 +532,7 @@ mod tests {
             assert_eq!(serde_json::from_value::<Dialect>(serde_json::to_value(d).unwrap()).unwrap(), d);
         }
         let kebab = ["openai-chat", "openai-responses", "anthropic", "gemini", "cohere", "workers-ai", "llama-cpp", "tgi",
-            "ai-sdk", "dify", "ag-ui", "langgraph", "langserve", "sse-text", "ollama", "raw", "unknown"];
+            "ai-sdk", "dify", "ag-ui", "langgraph", "langserve", "json-text", "sse-text", "ollama", "raw", "unknown"];
         assert_eq!(Dialect::ALL.map(Dialect::as_str), kebab);
         let refused = serde_json::from_str::<Dialect>("\"openai_chat\"").unwrap_err().to_string();
         assert!(refused.contains("unknown Dialect `openai_chat`"), "{refused}");

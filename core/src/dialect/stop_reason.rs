@@ -83,7 +83,7 @@ pub fn end_marker(dialect: Dialect) -> Option<&'static str> {
         Dialect::AgUi => Some("a RUN_FINISHED event"),
         Dialect::LangGraph => Some("an end event"),
         // LangServe's `event: end` has no data: not an SSE event, so no end marker can be seen.
-        Dialect::LangServe | Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
+        Dialect::LangServe | Dialect::JsonText | Dialect::SseText | Dialect::Raw | Dialect::Unknown => None,
     }
 }
 
@@ -95,7 +95,7 @@ pub fn ended_properly(dialect: Dialect, saw_done: bool, has_stop_reason: bool) -
         Dialect::OpenaiChat | Dialect::Ollama => saw_done || has_stop_reason,
         Dialect::OpenaiResponses | Dialect::Anthropic | Dialect::Cohere | Dialect::WorkersAi | Dialect::LlamaCpp | Dialect::Tgi | Dialect::AiSdk | Dialect::Dify | Dialect::AgUi | Dialect::LangGraph => saw_done,
         Dialect::Gemini => has_stop_reason,
-        Dialect::LangServe | Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
+        Dialect::LangServe | Dialect::JsonText | Dialect::SseText | Dialect::Raw | Dialect::Unknown => true,
     }
 }
 

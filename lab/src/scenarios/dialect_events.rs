@@ -110,6 +110,7 @@ impl DialectWriter {
             WireDialect::LangServe => self.langserve(step),
             WireDialect::LangServeText => self.langserve_text(step),
             WireDialect::CohereV1 => self.cohere_v1(step),
+            WireDialect::JsonText => self.json_text(step),
             WireDialect::Replicate => return replicate(step, self.end),
             WireDialect::SseText | WireDialect::OpenaiChat => return sse_text(step, self.end),
         };
@@ -126,7 +127,7 @@ impl DialectWriter {
                 WireDialect::Gemini => {
                     out.extend_from_slice(format!("data: {data}\r\n\r\n").as_bytes())
                 }
-                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk | WireDialect::Dify | WireDialect::AgUi => {
+                WireDialect::WorkersAi | WireDialect::LlamaCpp | WireDialect::AiSdk | WireDialect::Dify | WireDialect::AgUi | WireDialect::JsonText => {
                     out.extend_from_slice(format!("data: {data}\n\n").as_bytes())
                 }
                 // Pretty-printed elements of one array, as Google writes them: `[{…}\n,\r\n{…}\n]`.
@@ -644,6 +645,24 @@ impl DialectWriter {
         }
     }
 
+    /// A hand-written backend: each token `{"type": "token", "content": …}` (reasoning as `{"type":
+    /// "thinking", …}`, which no common field says is the answer), then `{"type": "done", "done": true}`
+    /// with `finish_reason` and `usage` in OpenAI's words.
+    fn json_text(&mut self, step: &Step) -> Vec<(String, Value)> {
+        let event = |fields: Value| (String::new(), fields);
+        match step {
+            Step::Start => vec![],
+            Step::Reasoning(text) => vec![event(json!({"type": "thinking", "thinking": text}))],
+            Step::Content(text) => vec![event(json!({"type": "token", "content": text}))],
+            Step::End if !self.end.terminal => vec![],
+            Step::End => {
+                let finish = if self.end.hit_limit { "length" } else { "stop" };
+                let usage = json!({"prompt_tokens": self.end.prompt_tokens, "completion_tokens": self.output_tokens()});
+                vec![event(json!({"type": "done", "done": true, "finish_reason": finish, "usage": usage}))]
+            }
+        }
+    }
+
     /// LangGraph, `stream_mode` `messages`: `metadata`, the user's message in `values`, the answer's
     /// `messages/metadata`, then each token a `messages/partial` with the whole message so far (the
     /// reasoning in a `thinking` block before a `text` block), a `messages/complete` with the counts and
@@ -1091,6 +1110,16 @@ mod tests {
         assert_eq!(tuples[3][0]["response_metadata"]["finish_reason"], "length");
         assert!(tuples[3][0]["usage_metadata"]["output_tokens"].as_u64().is_some());
         assert!(!body(WireDialect::LangGraph, false, false).contains("event: end"));
+    }
+
+    #[test]
+    fn json_text_tokens_and_a_done_event() {
+        let events = data_json(&body(WireDialect::JsonText, true, true));
+        assert!(events.iter().any(|e| e["type"] == "token" && e["content"].is_string()));
+        let last = events.last().unwrap();
+        assert_eq!((last["done"].as_bool(), last["finish_reason"].as_str()), (Some(true), Some("length")));
+        assert!(last["usage"]["completion_tokens"].as_u64().is_some());
+        assert!(!body(WireDialect::JsonText, false, false).contains("\"done\""));
     }
 
     #[test]

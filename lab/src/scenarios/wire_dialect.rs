@@ -46,6 +46,9 @@ pub enum WireDialect {
     AiSdk,
     /// AI SDK 4's data stream protocol (`toDataStreamResponse()`: `0:"text"` lines, as `text/plain`).
     AiSdkDataStream,
+    /// A hand-written backend's JSON events (`{"type": "token", "content": …}`, then one with `done`,
+    /// `finish_reason` and `usage`), which no API's dialect claims.
+    JsonText,
     /// Replicate's prediction stream: the text in `event: output`, then `event: done` with `{}`.
     Replicate,
     /// SSE whose data is the plain token text.
@@ -54,7 +57,7 @@ pub enum WireDialect {
 
 impl WireDialect {
     /// Reads a `dialect=` value (`openai-chat`, `responses`, `anthropic`, `ollama-chat`,
-    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langgraph-partial`, `langserve`, `langserve-text`, `cohere-v1`, `replicate`, `sse-text`).
+    /// `ollama-generate`, `gemini`, `cohere`, `workers-ai`, `llama-cpp`, `tgi`, `ai-sdk`, `ai-sdk-4`, `gemini-array`, `dify`, `ag-ui`, `langgraph`, `langgraph-partial`, `langserve`, `langserve-text`, `cohere-v1`, `replicate`, `json-text`, `sse-text`).
     pub fn parse(value: &str) -> Result<Self, String> {
         Ok(match value {
             "openai-chat" | "openai" | "chat" => Self::OpenaiChat,
@@ -78,10 +81,11 @@ impl WireDialect {
             "langserve" => Self::LangServe,
             "langserve-text" => Self::LangServeText,
             "replicate" => Self::Replicate,
+            "json-text" => Self::JsonText,
             "sse-text" => Self::SseText,
             other => return Err(format!(
                 "unknown dialect {other:?}; use openai-chat, responses, anthropic, ollama-chat, \
-                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langgraph-partial, langserve, langserve-text, cohere-v1, replicate or sse-text"
+                     ollama-generate, gemini, cohere, workers-ai, llama-cpp, tgi, ai-sdk, ai-sdk-4, gemini-array, dify, ag-ui, langgraph, langgraph-partial, langserve, langserve-text, cohere-v1, replicate, json-text or sse-text"
             )),
         })
     }
@@ -135,6 +139,7 @@ mod tests {
         assert_eq!(WireDialect::parse("workers-ai"), Ok(WireDialect::WorkersAi));
         assert_eq!(WireDialect::parse("cohere-v1").map(WireDialect::content_type), Ok("application/stream+json"));
         assert_eq!(WireDialect::parse("replicate"), Ok(WireDialect::Replicate));
+        assert_eq!(WireDialect::parse("json-text"), Ok(WireDialect::JsonText));
         assert_eq!((WireDialect::parse("llama-cpp"), WireDialect::for_path("/completion")), (Ok(WireDialect::LlamaCpp), Some(WireDialect::LlamaCpp)));
         assert_eq!((WireDialect::parse("tgi"), WireDialect::for_path("/generate_stream")), (Ok(WireDialect::Tgi), Some(WireDialect::Tgi)));
         assert_eq!(WireDialect::parse("ai-sdk"), Ok(WireDialect::AiSdk));

@@ -39,7 +39,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::NoContentReasoningOnly => "Only reasoning text arrived ({chars} {chars:character|characters}), no answer text.",
         RulesKey::NoContentReasoningFix => "The token budget was probably spent on reasoning: raise max_tokens or lower the reasoning effort.",
         RulesKey::NoContentNoText => "{n} {n:message|messages} arrived ({framing}, dialect {dialect}) but none carried answer text.",
-        RulesKey::NoContentNoTextFix => "Check the request (model, messages) and the response format: streamscope reads OpenAI chat chunks, OpenAI Responses, Anthropic Messages, Gemini, Cohere (v1 and v2), Workers AI, llama.cpp, TGI, Dify and AG-UI events, LangGraph runs, LangServe streams, the AI SDK's streams, Ollama lines, SSE text (Replicate's too) and raw text.",
+        RulesKey::NoContentNoTextFix => "Check the request (model, messages) and the response format: streamscope reads OpenAI chat chunks, OpenAI Responses, Anthropic Messages, Gemini, Cohere (v1 and v2), Workers AI, llama.cpp, TGI, Dify and AG-UI events, LangGraph runs, LangServe streams, the AI SDK's streams, Ollama lines, JSON events with the text in a common field (content, text, token, delta...), SSE text (Replicate's too) and raw text.",
         RulesKey::NoFraming => "no framing",
         RulesKey::FramingSse => "SSE",
         RulesKey::FramingNdjson => "JSON lines",

@@ -39,7 +39,7 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::NoContentReasoningOnly => "只收到了推理内容（{chars} 个字符），没有回答文本。",
         RulesKey::NoContentReasoningFix => "token 预算很可能都花在了推理上：调大 max_tokens，或降低推理强度（reasoning effort）。",
         RulesKey::NoContentNoText => "收到了 {n} 条消息（{framing}，格式 {dialect}），但没有一条带有回答文本。",
-        RulesKey::NoContentNoTextFix => "检查请求（model、messages）和响应格式：streamscope 能读取 OpenAI chat 分块、OpenAI Responses、Anthropic Messages、Gemini、Cohere（v1 和 v2）、Workers AI、llama.cpp、TGI、Dify 和 AG-UI 事件、LangGraph 运行流、LangServe 流、AI SDK 的流、Ollama 行、SSE 文本（包括 Replicate 的）以及纯文本。",
+        RulesKey::NoContentNoTextFix => "检查请求（model、messages）和响应格式：streamscope 能读取 OpenAI chat 分块、OpenAI Responses、Anthropic Messages、Gemini、Cohere（v1 和 v2）、Workers AI、llama.cpp、TGI、Dify 和 AG-UI 事件、LangGraph 运行流、LangServe 流、AI SDK 的流、Ollama 行、文本在常用字段（content、text、token、delta……）中的 JSON 事件、SSE 文本（包括 Replicate 的）以及纯文本。",
         RulesKey::NoFraming => "无法识别分帧",
         RulesKey::FramingSse => "SSE",
         RulesKey::FramingNdjson => "JSON 行",
