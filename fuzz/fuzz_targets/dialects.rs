@@ -11,12 +11,13 @@ use serde_json::{json, Value};
 use streamscope_core::dialect::error_body::ErrorBody;
 use streamscope_core::dialect::models_list::{model_ids, MODEL_IDS_KEPT, MODEL_ID_MAX_BYTES};
 use streamscope_core::dialect::{
-    anthropic, classify_payload, detect_json_line, detect_sse, error_message, gemini,
-    json_line_facts, ollama, openai, responses, sse_facts, stop_reason, Dialect, Usage,
+    anthropic, classify_payload, classify_sse_payload, cohere, detect_json_line, detect_sse,
+    error_message, gemini, json_line_facts, json_text, langgraph, ollama, openai, responses,
+    sse_facts, stop_reason, Dialect, Usage,
 };
 use streamscope_core::measure::CacheStats;
 
-const EVENTS: [Option<&str>; 10] = [
+const EVENTS: [Option<&str>; 16] = [
     None,
     Some("message_start"),
     Some("content_block_delta"),
@@ -27,18 +28,16 @@ const EVENTS: [Option<&str>; 10] = [
     Some("response.incomplete"),
     Some("error"),
     Some("ping"),
+    Some("content-delta"),
+    Some("messages"),
+    Some("messages/partial"),
+    Some("messages/complete"),
+    Some("data"),
+    Some("done"),
 ];
 
-const DIALECTS: [Dialect; 8] = [
-    Dialect::OpenaiChat,
-    Dialect::OpenaiResponses,
-    Dialect::Anthropic,
-    Dialect::Gemini,
-    Dialect::SseText,
-    Dialect::Ollama,
-    Dialect::Raw,
-    Dialect::Unknown,
-];
+/// Every dialect: each adapter reads any message.
+const DIALECTS: [Dialect; Dialect::ALL.len()] = Dialect::ALL;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, body)) = data.split_first() else {
@@ -58,7 +57,10 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let _ = ErrorBody::parse(body, ct).summary();
     }
-    let _ = classify_payload(&text);
+    let _ = (classify_payload(&text), classify_sse_payload(&text, event));
+    // A stream of the whole text so far: what a value adds to any text read before.
+    let (a, b) = text.split_at(text.floor_char_boundary(text.len() / 2));
+    assert!(b.ends_with(json_text::new_text(b, a)));
     let _ = (
         stop_reason::from_openai(&text),
         stop_reason::from_anthropic(&text),
@@ -122,7 +124,12 @@ fn exercise(v: &Value, event: Option<&str>) {
         responses::event_facts(&v, event),
         anthropic::event_facts(&v, event),
     );
-    let _ = (gemini::chunk_facts(&v), ollama::line_facts(&v));
+    let _ = (gemini::chunk_facts(&v), ollama::line_facts(&v), cohere::v1_line_facts(&v), json_text::event_facts(&v));
+    // LangGraph's partial messages, twice: the second reads against what the first left.
+    let mut seen = langgraph::Accumulated::default();
+    for _ in 0..2 {
+        assert!(!langgraph::accumulated_facts(&v, event, &mut seen).kinds.is_empty());
+    }
     let mut usages: Vec<Usage> = [
         Usage::from_openai(&v),
         anthropic::usage(&v, true),

@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
 fn check(data: &[u8]) {
     let trace = trace_from(data);
     let analysis = analyze(&trace);
-    let _ = LiveFigures::of(&analysis);
+    let _ = (LiveFigures::of(&analysis, true), LiveFigures::of(&analysis, false));
     let report = Report::from_analysis(&trace, &analysis);
 
     let codes: Vec<_> = report.findings.iter().map(|f| f.code.clone()).collect();

@@ -300,6 +300,12 @@ pub fn trace_from(data: &[u8]) -> Trace {
                 "http:".into()
             }
         }),
+        // The page's origin: the target's own (same origin), another, or unknown.
+        page_origin: match rng.below(3) {
+            0 => Some("http://127.0.0.1:8080".into()),
+            1 => Some("https://streamscope.example".into()),
+            _ => None,
+        },
     };
     if has(flags::PROBES) {
         trace.probes = probes(&mut rng, &trace.request.url);
