@@ -242,3 +242,25 @@ async fn every_dialect_measures_the_same_schedule() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_does_not_ask_to_stream_is_collected_and_says_so() {
+    // The lab answers `"stream": false` with one `chat.completion` once the whole answer is generated
+    // (20 tokens, 20 ms apart). The page called that `streaming`: one content event, nothing to compare.
+    with_page(|page: Page| async move {
+        warm_up(&page).await;
+        let target = page.lab_url("/v1/chat/completions?tokens=20&cadence_ms=20&first_ms=100");
+        let report = run_post(&page, &target, r#"{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":false}"#).await;
+        let mut check = Check::new("stream=false", &report);
+        check.verdict("collected").that(report["dialect"] == "openai-chat", || format!("dialect {}", report["dialect"]));
+        let collected = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "collected")).cloned();
+        check.that(
+            collected.as_ref().is_some_and(|f| f["evidence"]["one_json_answer"] == true && f["fix"].as_str().is_some_and(|x| x.contains("\"stream\": true"))),
+            || format!("no collected finding for one JSON answer: {collected:?}"),
+        );
+        let mut outcomes = Outcomes::new();
+        outcomes.add(check);
+        outcomes.finish();
+    })
+    .await;
+}

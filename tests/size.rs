@@ -113,9 +113,13 @@ const RATCHET_MAIN_WASM_GZIP_BYTES: u64 = 130_000;
 /// Cohere's v1 lines (called `failed`) and Replicate's `event: done` (read as text): 488,213 B (+278 B);
 /// then to 490,000 B for `json-text`, the reading of JSON events no API's dialect claims (a hand-written
 /// backend's, KoboldCpp's, Anthropic's legacy completions, Mistral's conversations: each was called
-/// `failed`, `no_content`): 488,371 -> 489,696 B (+1,325 B; BENCHMARKS.md, Size, "Streams read right").
+/// `failed`, `no_content`): 488,371 -> 489,696 B (+1,325 B); then to 492,000 B for one JSON answer (a
+/// request that did not ask to stream): OpenAI's pretty-printed `chat.completion` (was `failed`,
+/// `malformed_json`), Anthropic's and Gemini's whole answers (were `failed`, `no_content`) read, and
+/// every such answer `collected` with how to ask for a stream (was `streaming`): 491,369 B (+1,673 B;
+/// BENCHMARKS.md, Size, "Streams read right").
 /// Never raise it silently: a change that grows it says what it costs and why here and in BENCHMARKS.md.
-const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 490_000;
+const RATCHET_ALL_WASM_GZIP_BYTES: u64 = 492_000;
 
 /// A ratchet on the wasm a visitor who opens the page and runs downloads: the main module, `after`,
 /// `measure` and the shared chunks either needs, everything but what a run never needs (`on_demand`: an

@@ -6,7 +6,8 @@
 //! - `collected` when at least 2 content events arrived, the first of them at or after 90% of the total
 //!   time, and they came packed into the final read(s), at least 2 content events per read that carried
 //!   content (everything came at once at the end: a genuinely streamed short answer after a long wait
-//!   arrives one token per read and stays `streaming`);
+//!   arrives one token per read and stays `streaming`); or when the body was one JSON answer, not a
+//!   stream ([`is_one_json_answer`]: a request that did not ask to stream, or an endpoint that cannot);
 //! - `buffered` when content was held and released in bursts (see [`crate::measure::delivery`] for deliveries,
 //!   bursts, gaps, read sizes and hold times): at least [`BUFFERED_MIN_CONTENT_EVENTS`] (6) content
 //!   events and at least [`BUFFERED_MIN_BURSTS`] (2) bursts plus one of the signals bursts, hold_times
@@ -287,6 +288,13 @@ pub fn is_collected(metrics: &Metrics) -> bool {
         && metrics.content_events >= 2 * metrics.content_reads
 }
 
+/// Whether the body was one JSON answer, not a stream: JSON (a body or lines, or an array), one message
+/// in all, and that message the only content event (OpenAI's `chat.completion`, Ollama's `"stream":
+/// false`, TGI's `/generate`, Anthropic's `message`). Whatever its timing, the whole answer came at once.
+pub fn is_one_json_answer(analysis: &Analysis, metrics: &Metrics) -> bool {
+    matches!(analysis.framing, Some(Framing::Ndjson | Framing::JsonArray)) && analysis.messages == 1 && metrics.content_events == 1
+}
+
 /// The signals (see the module docs) that show content was held and released in bursts; empty when
 /// nothing does.
 pub fn buffered_signals(
@@ -358,7 +366,7 @@ pub fn classify_with(
 ) -> Verdict {
     if is_failed(trace, analysis, metrics) {
         Verdict::Failed
-    } else if is_collected(metrics) {
+    } else if is_collected(metrics) || is_one_json_answer(analysis, metrics) {
         Verdict::Collected
     } else if !buffered_signals(metrics, delivery, analysis.framing).is_empty() {
         Verdict::Buffered

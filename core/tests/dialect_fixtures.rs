@@ -20,6 +20,7 @@ const TGI: &str = include_str!("fixtures/tgi_generate_stream.sse");
 const TGI_WHOLE: &str = include_str!("fixtures/tgi_generate.json");
 const COHERE_V1: &str = include_str!("fixtures/cohere_v1_chat.jsonl");
 const REPLICATE: &str = include_str!("fixtures/replicate_stream.sse");
+const OPENAI_WHOLE: &str = include_str!("fixtures/openai_chat_completion.json");
 const KOBOLDCPP: &str = include_str!("fixtures/koboldcpp_stream.sse");
 const CUMULATIVE: &str = include_str!("fixtures/custom_cumulative.ndjson");
 const MISTRAL_MAGISTRAL: &str = include_str!("fixtures/mistral_magistral.sse");
@@ -528,6 +529,45 @@ fn json_text_a_common_field_of_events_no_dialect_claims() {
     let mixed = ["data: {\"content\":\"Hi\"}\n\n", "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there\"}}]}\n\n"];
     let a = analyze(&trace(SSE, &mixed));
     assert_eq!((a.dialect, a.text.as_str()), (Dialect::OpenaiChat, "Hi there"));
+}
+
+#[test]
+fn one_json_answer_is_collected_and_says_how_to_ask_for_a_stream() {
+    // A request that did not ask to stream: OpenAI's answer pretty-printed over 25 lines (it was
+    // `failed`, `malformed_json`: each line read as JSON on its own), Anthropic's and Gemini's whole
+    // answers (`failed`, `no_content`: not read), Ollama's `"stream": false` and TGI's `/generate` (both
+    // `streaming`). Whatever its timing, one JSON answer came whole: `collected`, and the fix says how to
+    // ask for a stream.
+    const SENTENCE: &str = "Rayleigh scattering sends short blue waves in every direction.";
+    let anthropic = format!(r#"{{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"{SENTENCE}"}}],"stop_reason":"end_turn","usage":{{"input_tokens":13,"output_tokens":10}}}}"#);
+    let gemini = format!(r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{SENTENCE}"}}],"role":"model"}},"finishReason":"STOP"}}],"usageMetadata":{{"promptTokenCount":13,"candidatesTokenCount":10}}}}"#);
+    let ollama = format!(r#"{{"model":"llama3.2","message":{{"role":"assistant","content":"{SENTENCE}"}},"done":true,"done_reason":"stop","prompt_eval_count":13,"eval_count":10}}"#);
+    for (body, dialect, fix, tokens) in [
+        (OPENAI_WHOLE.to_string(), Dialect::OpenaiChat, "\"stream\": true", 10),
+        (anthropic, Dialect::Anthropic, "\"stream\": true", 10),
+        (gemini, Dialect::Gemini, "streamGenerateContent?alt=sse", 10),
+        (ollama, Dialect::Ollama, "remove \"stream\": false", 10),
+        (TGI_WHOLE.to_string(), Dialect::Tgi, "/generate_stream", 12),
+    ] {
+        // The headers with the whole answer, 2 s in: the model's whole generation.
+        let t = Trace::from_reads(200, "application/json", 2000.0, vec![(2001.0, body.clone())], TraceEnd::Complete { at_ms: 2002.0 });
+        let a = analyze(&t);
+        assert_eq!((a.dialect, a.text.as_str(), a.messages), (dialect, SENTENCE, 1), "{body:.80}");
+        let r = Report::from_trace(&t);
+        assert_eq!(r.verdict, Verdict::Collected, "{dialect:?}: {:?}", codes(&r));
+        assert_eq!(r.usage.as_ref().and_then(|u| u.completion_tokens), Some(tokens), "{dialect:?}");
+        let f = r.findings.iter().find(|f| f.code == FindingCode::Collected).expect("collected");
+        assert!(f.title.contains("one JSON object") && f.fix.as_deref().is_some_and(|x| x.contains(fix)), "{dialect:?}: {f:?}");
+        assert_eq!(f.evidence["one_json_answer"], true);
+        assert!(!codes(&r).contains(&"malformed_json"), "{:?}", codes(&r));
+    }
+    // The same answer cut before its last lines: malformed, not read.
+    let cut: String = OPENAI_WHOLE.lines().take(12).map(|l| format!("{l}\n")).collect();
+    let r = report("application/json", &[cut.as_str()]);
+    assert!(codes(&r).contains(&"malformed_json") && r.verdict == Verdict::Failed, "{:?}", codes(&r));
+    // A stream of one token stays a stream.
+    let one = ["data: {\"choices\":[{\"delta\":{\"content\":\"Yes\"},\"finish_reason\":\"stop\"}]}\n\n", "data: [DONE]\n\n"];
+    assert_eq!(report(SSE, &one).verdict, Verdict::Streaming);
 }
 
 #[test]

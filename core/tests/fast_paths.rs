@@ -19,7 +19,7 @@ const SSE: &str = "text/event-stream";
 /// somewhere, and the benchmark's.
 const READ_SIZES: [usize; 10] = [1, 2, 3, 5, 7, 13, 64, 300, 1500, 16384];
 
-const FIXTURES: [(&str, &[u8]); 33] = [
+const FIXTURES: [(&str, &[u8]); 34] = [
     (SSE, include_bytes!("fixtures/langserve_stream.sse")),
     (SSE, include_bytes!("fixtures/langserve_stream_events.sse")),
     (SSE, include_bytes!("fixtures/langserve_stream_text.sse")),
@@ -33,6 +33,7 @@ const FIXTURES: [(&str, &[u8]); 33] = [
     (SSE, include_bytes!("fixtures/mistral_magistral.sse")),
     (SSE, include_bytes!("fixtures/tgi_generate_stream.sse")),
     ("application/json", include_bytes!("fixtures/tgi_generate.json")),
+    ("application/json", include_bytes!("fixtures/openai_chat_completion.json")),
     (SSE, include_bytes!("fixtures/llama_cpp_completion.sse")),
     (SSE, include_bytes!("fixtures/workers_ai.sse")),
     (SSE, include_bytes!("fixtures/cohere_chat.sse")),

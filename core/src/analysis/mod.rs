@@ -194,6 +194,10 @@ pub struct Analysis {
     /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
+    /// The lines so far of a JSON value written over several lines, and how deep it is open (not
+    /// reported).
+    #[serde(skip)]
+    pub(crate) pending_json: Option<(String, usize)>,
 }
 
 impl Analysis {
@@ -448,6 +452,21 @@ impl Analysis {
         if line.is_empty() {
             return;
         }
+        // A JSON value written over several lines (a pretty-printed answer): its lines are gathered
+        // until it closes, one message.
+        if let Some((mut text, depth)) = self.pending_json.take() {
+            text.push('\n');
+            text.push_str(line);
+            match crate::json::nesting_after(line, depth) {
+                Some(0) => match classify_payload(&text) {
+                    Payload::Object(v) => self.json_object_line(at_ms, read_index, &v),
+                    _ => self.malformed(at_ms, read_index, &text),
+                },
+                Some(depth) if text.len() <= crate::wire::sse::MAX_EVENT_BYTES => self.pending_json = Some((text, depth)),
+                _ => self.malformed(at_ms, read_index, &text),
+            }
+            return;
+        }
         self.count_message(read_index);
         if let Some((code, payload)) = crate::wire::framing::stream_part(line) {
             if self.dialect == Dialect::Unknown {
@@ -461,16 +480,29 @@ impl Analysis {
         }
         match classify_payload(line) {
             Payload::Done => self.emit(at_ms, read_index, EventKind::Done, None),
-            Payload::Other => self.malformed(at_ms, read_index, line),
-            Payload::Object(v) => {
-                // No takeover here: Ollama's lines are told by a `done` or a `response`, which a
-                // hand-written line read as `json-text` may have too.
-                if self.dialect == Dialect::Unknown {
-                    self.detected(dialect::detect_json_line(&v));
-                }
-                let facts = dialect::json_line_facts(self.dialect, &v);
-                self.emit_facts(at_ms, read_index, facts);
-            }
+            Payload::Other => match crate::json::nesting_after(line, 0) {
+                Some(depth @ 1..) if line.starts_with(['{', '[']) => self.pending_json = Some((line.to_string(), depth)),
+                _ => self.malformed(at_ms, read_index, line),
+            },
+            Payload::Object(v) => self.json_object_line(at_ms, read_index, &v),
+        }
+    }
+
+    /// One JSON object of a body of JSON lines (or of a value over several lines).
+    fn json_object_line(&mut self, at_ms: f64, read_index: usize, v: &serde_json::Value) {
+        // No takeover here: Ollama's lines are told by a `done` or a `response`, which a hand-written
+        // line read as `json-text` may have too.
+        if self.dialect == Dialect::Unknown {
+            self.detected(dialect::detect_json_line(v));
+        }
+        let facts = dialect::json_line_facts(self.dialect, v);
+        self.emit_facts(at_ms, read_index, facts);
+    }
+
+    /// The end of a body of JSON lines: a value still open is malformed (cut).
+    fn end_json_lines(&mut self, at_ms: f64, read_index: usize) {
+        if let Some((text, _)) = self.pending_json.take() {
+            self.malformed(at_ms, read_index, &text);
         }
     }
 }
@@ -614,6 +646,7 @@ impl<const REFERENCE: bool> Analyzer<REFERENCE> {
                         let line = ndjson_text(&rest, replaced_utf8, first_line_done);
                         self.out.json_line(at_ms, read_index, &line);
                     }
+                    self.out.end_json_lines(at_ms, read_index);
                 }
                 Decoder::JsonArray { elements, replaced_utf8 } => {
                     if let Some(rest) = elements.take_rest() {

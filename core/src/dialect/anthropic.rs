@@ -73,6 +73,28 @@ fn text_kind(block: &Value) -> EventKind {
     }
 }
 
+/// Whether a JSON object is a whole Anthropic message (`POST /v1/messages` without `stream`): `type`
+/// `message` with a list of content blocks.
+pub fn is_whole_message(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("message") && v.get("content").is_some_and(Value::is_array)
+}
+
+/// Reads a whole message: each content block's text or reasoning, the tools it calls, why it stopped,
+/// its usage, and its end.
+pub fn message_facts(v: &Value) -> ChunkFacts {
+    let blocks = v.get("content").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut kinds: Vec<EventKind> = blocks.iter().map(text_kind).filter(|k| *k != EventKind::Empty).collect();
+    let tools = blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .flat_map(|b| names_at(Some(b), "/name"))
+        .collect();
+    let stop = v.get("stop_reason").and_then(Value::as_str).map(stop_reason::from_anthropic);
+    let mut reported = None;
+    ChunkFacts::push_end(&mut kinds, &mut reported, stop, v.get("usage").and_then(|u| usage(u, true)));
+    ChunkFacts::of(kinds, v, None).with_usage(reported).with_tool_names(tools)
+}
+
 /// Reads the facts of one Anthropic event (a parsed JSON object) whose SSE event name was `event`.
 pub fn event_facts(v: &Value, event: Option<&str>) -> ChunkFacts {
     let mut kinds = Vec::new();

@@ -363,8 +363,8 @@ pub fn detect_sse(v: &Value, event: Option<&str>) -> Option<Dialect> {
 }
 
 /// The dialect a JSON line reveals (`openai-chat` for chat chunks, `cohere` for Cohere v1's lines,
-/// `ollama` for Ollama lines, `tgi` for TGI's `/generate` answer, a JSON body of one line, `json-text` when
-/// only a common text field says anything), or `None`.
+/// `ollama` for Ollama lines; as a JSON body, TGI's `/generate` answer, Anthropic's whole message and
+/// Gemini's `generateContent` answer; `json-text` when only a common text field says anything), or `None`.
 pub fn detect_json_line(v: &Value) -> Option<Dialect> {
     if openai::is_chat_chunk(v) {
         Some(Dialect::OpenaiChat)
@@ -374,6 +374,10 @@ pub fn detect_json_line(v: &Value) -> Option<Dialect> {
         Some(Dialect::Ollama)
     } else if tgi::is_tgi_event(v) {
         Some(Dialect::Tgi)
+    } else if anthropic::is_whole_message(v) {
+        Some(Dialect::Anthropic)
+    } else if gemini::is_gemini_chunk(v) {
+        Some(Dialect::Gemini)
     } else if json_text::is_json_text_event(v) {
         Some(Dialect::JsonText)
     } else {
@@ -404,7 +408,7 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
 
 /// Reads a JSON line: a line of a Cohere v1 or a `json-text` stream with their adapters, a chat chunk
 /// with the OpenAI adapter, an Ollama line (or any non-chat line of an Ollama stream) with the Ollama
-/// adapter, TGI's answer with TGI's, anything else with the OpenAI adapter.
+/// adapter, TGI's, Anthropic's and Gemini's answers with theirs, anything else with the OpenAI adapter.
 pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
     let chat = openai::is_chat_chunk(v);
     if dialect == Dialect::Cohere {
@@ -415,6 +419,10 @@ pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
         ollama::line_facts(v)
     } else if dialect == Dialect::Tgi {
         tgi::event_facts(v)
+    } else if dialect == Dialect::Anthropic {
+        anthropic::message_facts(v)
+    } else if dialect == Dialect::Gemini {
+        gemini::chunk_facts(v)
     } else {
         openai::chunk_facts(v)
     }

@@ -396,12 +396,35 @@ impl<'a> RunFacts<'a> {
     }
 }
 
-/// The `collected` finding: what arrived when, the likely causes, and the path findings that back them.
+/// The `collected` finding: what arrived when, the likely causes, and the path findings that back them;
+/// for one JSON answer ([`crate::verdict::is_one_json_answer`]), that the request was not streamed and
+/// how to ask for a stream.
 fn collected(run: &RunFacts, path: &[Finding]) -> Option<Finding> {
     if run.verdict != Verdict::Collected {
         return None;
     }
     let metrics = run.metrics;
+    if crate::verdict::is_one_json_answer(run.analysis, metrics) {
+        let fix = match run.analysis.dialect {
+            crate::dialect::Dialect::Ollama => PathKey::OneJsonFixOllama,
+            crate::dialect::Dialect::Tgi => PathKey::OneJsonFixTgi,
+            crate::dialect::Dialect::Gemini => PathKey::OneJsonFixGemini,
+            _ => PathKey::OneJsonFix,
+        };
+        let f = Finding::new(
+            FindingCode::Collected,
+            Severity::Warning,
+            Text::msg(PathKey::OneJsonTitle),
+            Text::msg(PathKey::OneJsonDetail)
+                .with("ct", rules::ct_words(run))
+                .count("chars", metrics.content_chars)
+                .with("total", path::ms_or_na(metrics.total_ms)),
+        )
+        .fix(Text::msg(fix))
+        .evidence(json_object!({"one_json_answer": true, "content_events": metrics.content_events,
+            "ttft_ms": metrics.ttft_ms, "total_ms": metrics.total_ms, "content_type": run.content_type()}));
+        return Some(f);
+    }
     let span = metrics
         .last_content_ms
         .zip(metrics.ttft_ms)

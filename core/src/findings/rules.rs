@@ -434,7 +434,8 @@ pub fn long_line(run: &RunFacts) -> Option<Finding> {
 }
 
 /// How the Content-Type reads in a sentence.
-fn ct_words(run: &RunFacts) -> Text {
+/// The response's Content-Type in words (or that it had none).
+pub(super) fn ct_words(run: &RunFacts) -> Text {
     run.content_type().map_or_else(|| Text::msg(K::CtNone), |ct| Text::msg(K::CtIs).with("ct", ct))
 }
 

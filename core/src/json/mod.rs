@@ -14,10 +14,12 @@
 
 #[macro_use]
 mod object;
+mod nesting;
 mod number;
 mod reader;
 mod value;
 
+pub use nesting::nesting_after;
 pub use number::Num;
 pub use object::to_json;
 pub use reader::{JsonError, Reader};

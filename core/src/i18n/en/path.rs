@@ -68,5 +68,11 @@ pub fn template(key: PathKey) -> &'static str {
         PathKey::CollectedSeeCached => "it came from a cache (cached_replay)",
         PathKey::CollectedSeeHeadersHeld => "the headers were held with the body (headers_held)",
         PathKey::CollectedFix => "Return a real streaming response: do not collect or join the model's stream (list(stream), ''.join(...)) before returning; send Content-Type: text/event-stream and X-Accel-Buffering: no; turn off proxy buffering (nginx: proxy_buffering off; proxy_cache off;) and buffering compression on every layer (CDN, gateway). Check with curl -N: tokens should drip, not arrive in one lump.",
+        PathKey::OneJsonTitle => "The answer came as one JSON object, not a stream",
+        PathKey::OneJsonDetail => "The body was one JSON answer ({ct}): {chars} {chars:character|characters}, whole at {total}. The user saw nothing until then. The request did not ask for a stream, or this endpoint does not stream.",
+        PathKey::OneJsonFix => "Ask for a stream: \"stream\": true in the request body (OpenAI-compatible APIs, Anthropic, Cohere; the page's API preset sends it). Then check that every layer on the way passes the stream through.",
+        PathKey::OneJsonFixOllama => "Ollama streams unless the body says otherwise: remove \"stream\": false from the request body.",
+        PathKey::OneJsonFixTgi => "POST to /generate_stream instead of /generate (or to /v1/chat/completions with \"stream\": true).",
+        PathKey::OneJsonFixGemini => "Call :streamGenerateContent?alt=sse instead of :generateContent.",
     }
 }

@@ -67,5 +67,11 @@ key_group! {
         CollectedSeeCached,
         CollectedSeeHeadersHeld,
         CollectedFix,
+        OneJsonTitle,
+        OneJsonDetail,
+        OneJsonFix,
+        OneJsonFixOllama,
+        OneJsonFixTgi,
+        OneJsonFixGemini,
     }
 }

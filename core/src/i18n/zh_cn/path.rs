@@ -68,5 +68,11 @@ pub fn template(key: PathKey) -> &'static str {
         PathKey::CollectedSeeCached => "回答来自缓存（cached_replay）",
         PathKey::CollectedSeeHeadersHeld => "响应头和响应体一起被扣住了（headers_held）",
         PathKey::CollectedFix => "返回真正的流式响应：返回之前不要把模型的流收集或拼接起来（list(stream)、''.join(...)）；返回 Content-Type: text/event-stream 和 X-Accel-Buffering: no；在每一层（CDN、网关）关掉代理缓冲（nginx：proxy_buffering off; proxy_cache off;）和会攒数据的压缩。用 curl -N 检查：token 应该一个个流出来，而不是一整块到达。",
+        PathKey::OneJsonTitle => "答案是一个 JSON 对象，不是流",
+        PathKey::OneJsonDetail => "响应体是一个完整的 JSON 答案（{ct}）：{chars} 个字符，在 {total} 时才完整到达。在此之前用户什么也看不到。请求没有要求流式输出，或者这个端点不支持流式。",
+        PathKey::OneJsonFix => "请求流式输出：在请求体里写 \"stream\": true（OpenAI 兼容 API、Anthropic、Cohere；本页的 API 预设会发送它）。然后检查沿途每一层是否把流原样转发。",
+        PathKey::OneJsonFixOllama => "Ollama 默认就是流式的，除非请求体另有说明：从请求体中删掉 \"stream\": false。",
+        PathKey::OneJsonFixTgi => "改为 POST 到 /generate_stream 而不是 /generate（或者 POST 到 /v1/chat/completions 并带上 \"stream\": true）。",
+        PathKey::OneJsonFixGemini => "调用 :streamGenerateContent?alt=sse，而不是 :generateContent。",
     }
 }
