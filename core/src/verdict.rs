@@ -288,11 +288,13 @@ pub fn is_collected(metrics: &Metrics) -> bool {
         && metrics.content_events >= 2 * metrics.content_reads
 }
 
-/// Whether the body was one JSON answer, not a stream: JSON (a body or lines, or an array), one message
-/// in all, and that message the only content event (OpenAI's `chat.completion`, Ollama's `"stream":
-/// false`, TGI's `/generate`, Anthropic's `message`). Whatever its timing, the whole answer came at once.
+/// Whether the body was one JSON answer, not a stream: a JSON body (or JSON lines) of one message in all,
+/// that message the only content event (OpenAI's `chat.completion`, Ollama's `"stream": false`, TGI's
+/// `/generate`, Anthropic's `message`, Gemini's `generateContent`). Whatever its timing, the whole
+/// answer came at once. Not a streamed JSON array of one element: Gemini's `streamGenerateContent`
+/// sends a short answer in one chunk, and it did ask for a stream.
 pub fn is_one_json_answer(analysis: &Analysis, metrics: &Metrics) -> bool {
-    matches!(analysis.framing, Some(Framing::Ndjson | Framing::JsonArray)) && analysis.messages == 1 && metrics.content_events == 1
+    analysis.framing == Some(Framing::Ndjson) && analysis.messages == 1 && metrics.content_events == 1
 }
 
 /// The signals (see the module docs) that show content was held and released in bursts; empty when

@@ -565,6 +565,11 @@ fn one_json_answer_is_collected_and_says_how_to_ask_for_a_stream() {
     let cut: String = OPENAI_WHOLE.lines().take(12).map(|l| format!("{l}\n")).collect();
     let r = report("application/json", &[cut.as_str()]);
     assert!(codes(&r).contains(&"malformed_json") && r.verdict == Verdict::Failed, "{:?}", codes(&r));
+    // Gemini's streamed array with the whole (short) answer in its one chunk asked for a stream: not
+    // called one JSON answer.
+    let array = format!("[{}]", r#"{"candidates":[{"content":{"parts":[{"text":"Yes."}],"role":"model"},"finishReason":"STOP"}]}"#);
+    let r = report("application/json; charset=UTF-8", &[array.as_str()]);
+    assert!(r.findings.iter().all(|f| f.evidence.get("one_json_answer").is_none()), "{:?}", codes(&r));
     // A stream of one token stays a stream.
     let one = ["data: {\"choices\":[{\"delta\":{\"content\":\"Yes\"},\"finish_reason\":\"stop\"}]}\n\n", "data: [DONE]\n\n"];
     assert_eq!(report(SSE, &one).verdict, Verdict::Streaming);
