@@ -559,8 +559,15 @@ fn one_json_answer_is_collected_and_says_how_to_ask_for_a_stream() {
         let f = r.findings.iter().find(|f| f.code == FindingCode::Collected).expect("collected");
         assert!(f.title.contains("one JSON object") && f.fix.as_deref().is_some_and(|x| x.contains(fix)), "{dialect:?}: {f:?}");
         assert_eq!(f.evidence["one_json_answer"], true);
-        assert!(!codes(&r).contains(&"malformed_json"), "{:?}", codes(&r));
+        // Its held headers and its length are what any such answer has: not said as causes.
+        let said = codes(&r);
+        assert!(["malformed_json", "headers_held", "content_length"].iter().all(|c| !said.contains(c)), "{said:?}");
     }
+    // With a Content-Length and held headers, as a server sends one JSON answer: still only `collected`.
+    let mut t = Trace::from_reads(200, "application/json", 2000.0, vec![(2001.0, OPENAI_WHOLE.to_string())], TraceEnd::Complete { at_ms: 2002.0 });
+    t.headers.push(("content-length".into(), OPENAI_WHOLE.len().to_string()));
+    let said = codes(&Report::from_trace(&t)).join(" ");
+    assert!(said.contains("collected") && !said.contains("content_length") && !said.contains("headers_held"), "{said}");
     // The same answer cut before its last lines: malformed, not read.
     let cut: String = OPENAI_WHOLE.lines().take(12).map(|l| format!("{l}\n")).collect();
     let r = report("application/json", &[cut.as_str()]);

@@ -414,10 +414,16 @@ pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
 pub const PATH_RULES: [Rule; 7] =
     [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token, text_in_steps];
 
-/// Every path finding that applies, in the order of the module docs (none for an HTTP error).
+/// Every path finding that applies, in the order of the module docs (none for an HTTP error). For one
+/// JSON answer (a request that did not ask to stream: [`crate::verdict::is_one_json_answer`]) its held
+/// headers, its `Content-Length` and its compression are what such an answer always has, not what held
+/// it back: only a cache replay is said.
 pub fn path_findings(run: &RunFacts) -> Vec<Finding> {
     if run.http_failed {
         return Vec::new();
+    }
+    if crate::verdict::is_one_json_answer(run.analysis, run.metrics) {
+        return cached_replay(run).into_iter().collect();
     }
     PATH_RULES.iter().filter_map(|rule| rule(run)).collect()
 }
