@@ -410,21 +410,15 @@ pub fn sse_facts(dialect: Dialect, v: &Value, event: Option<&str>) -> ChunkFacts
 /// with the OpenAI adapter, an Ollama line (or any non-chat line of an Ollama stream) with the Ollama
 /// adapter, TGI's, Anthropic's and Gemini's answers with theirs, anything else with the OpenAI adapter.
 pub fn json_line_facts(dialect: Dialect, v: &Value) -> ChunkFacts {
-    let chat = openai::is_chat_chunk(v);
-    if dialect == Dialect::Cohere {
-        cohere::v1_line_facts(v)
-    } else if dialect == Dialect::JsonText {
-        json_text::event_facts(v)
-    } else if !chat && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama) {
-        ollama::line_facts(v)
-    } else if dialect == Dialect::Tgi {
-        tgi::event_facts(v)
-    } else if dialect == Dialect::Anthropic {
-        anthropic::message_facts(v)
-    } else if dialect == Dialect::Gemini {
-        gemini::chunk_facts(v)
-    } else {
-        openai::chunk_facts(v)
+    let ollama_line = || !openai::is_chat_chunk(v) && (ollama::is_ollama_line(v) || dialect == Dialect::Ollama);
+    match dialect {
+        Dialect::Cohere => cohere::v1_line_facts(v),
+        Dialect::JsonText => json_text::event_facts(v),
+        _ if ollama_line() => ollama::line_facts(v),
+        Dialect::Tgi => tgi::event_facts(v),
+        Dialect::Anthropic => anthropic::message_facts(v),
+        Dialect::Gemini => gemini::chunk_facts(v),
+        _ => openai::chunk_facts(v),
     }
 }
 

@@ -1154,14 +1154,20 @@ mod tests {
         assert!(!body(WireDialect::LangGraphPartial, false, false).contains("messages/complete"));
     }
 
+    /// The event names and the JSON data of a LangServe body, after checking that every line ends in CRLF.
+    fn crlf_events(text: &str) -> (Vec<&str>, Vec<Value>) {
+        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends in CRLF: {text}");
+        let names = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
+        let data = text.split("\r\n").filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect();
+        (names, data)
+    }
+
     #[test]
     fn langserve_chunks_crlf_and_an_end_without_data() {
         let text = body(WireDialect::LangServe, true, true);
-        let names: Vec<&str> = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
+        let (names, events) = crlf_events(&text);
         assert_eq!(names, ["metadata", "data", "data", "data", "data", "data", "end"]);
         assert!(text.ends_with("event: end\r\n\r\n") && !text.contains("data: null"), "{text}");
-        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends in CRLF: {text}");
-        let events: Vec<Value> = text.split("\r\n").filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect();
         assert_eq!((events[1]["content"][0]["type"].as_str(), events[2]["content"].as_str()), (Some("thinking"), Some(" a")));
         assert_eq!(events[4]["response_metadata"]["finish_reason"], "length");
         assert!(events[5]["usage_metadata"]["output_tokens"].as_u64().is_some());
@@ -1171,11 +1177,9 @@ mod tests {
     #[test]
     fn langserve_text_strings_crlf_and_an_end_without_data() {
         let text = body(WireDialect::LangServeText, false, true);
-        let names: Vec<&str> = text.split("\r\n").filter_map(|l| l.strip_prefix("event: ")).collect();
+        let (names, pieces) = crlf_events(&text);
         assert_eq!(names.first(), Some(&"metadata"));
         assert_eq!(names.last(), Some(&"end"));
-        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends in CRLF: {text}");
-        let pieces: Vec<Value> = text.split("\r\n").filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect();
         assert_eq!(pieces[1], json!(""), "the parser's first output");
         assert!(pieces[2..].iter().all(Value::is_string), "{text}");
         assert!(!pieces[2..].iter().filter_map(Value::as_str).collect::<String>().is_empty());
