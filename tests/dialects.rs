@@ -266,3 +266,31 @@ async fn a_request_that_does_not_ask_to_stream_is_collected_and_says_so() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_resends_the_whole_text_so_far_says_so() {
+    // LangGraph's `messages` mode: each `messages/partial` event holds the whole message so far. Over 400
+    // tokens the events repeat far more than the 64 KiB past which the page says so; the 50 tokens of
+    // every dialect's row above repeat too little to be worth a finding.
+    with_page(|page: Page| async move {
+        warm_up(&page).await;
+        let report = run(&page, &page.lab_url("/v1/chat/completions?dialect=langgraph-partial&tokens=400&cadence_ms=2&first_ms=20")).await;
+        let mut check = Check::new("dialect=langgraph-partial tokens=400", &report);
+        check.verdict("streaming").finding("resent_text");
+        let resent = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "resent_text")).cloned();
+        check.that(
+            resent.as_ref().is_some_and(|f| {
+                f["evidence"]["resent_text_bytes"].as_u64().is_some_and(|n| n >= 64 * 1024)
+                    && f["evidence"]["content_events"] == 400
+                    && f["fix"].as_str().is_some_and(|x| x.contains("messages-tuple"))
+            }),
+            || format!("resent_text: {resent:?}"),
+        );
+        let shown = page.testid_text("finding-resent_text").await.unwrap_or_default();
+        check.that(shown.contains("Each event resent the answer so far"), || format!("the finding on the page: {shown:?}"));
+        let mut outcomes = Outcomes::new();
+        outcomes.add(check);
+        outcomes.finish();
+    })
+    .await;
+}

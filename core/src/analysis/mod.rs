@@ -191,6 +191,12 @@ pub struct Analysis {
     /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
     #[serde(default)]
     pub tool_names: Vec<String>,
+    /// Bytes of answer text (and reasoning and tool-call arguments) that events repeated from the events
+    /// before them: a stream of the whole text so far (`json-text`'s cumulative values, LangGraph's
+    /// `messages/partial`), whose bytes grow with the square of the answer ([`crate::findings`]'s
+    /// `resent_text`).
+    #[serde(default)]
+    pub resent_text_bytes: usize,
     /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
@@ -288,8 +294,9 @@ impl Analysis {
             // A stream of the whole text so far adds what follows it.
             for kind in &mut kinds {
                 if let EventKind::Content(value) = kind {
-                    let new = dialect::json_text::new_text(value, &self.text).len();
-                    value.drain(..value.len() - new);
+                    let repeated = value.len() - dialect::json_text::new_text(value, &self.text).len();
+                    self.resent_text_bytes += repeated;
+                    value.drain(..repeated);
                 }
             }
         }
@@ -405,7 +412,9 @@ impl Analysis {
                     self.detected(dialect::detect_sse(&v, event));
                 }
                 let facts = if self.dialect == Dialect::LangGraph && dialect::langgraph::is_accumulated(event) {
-                    dialect::langgraph::accumulated_facts(&v, event, &mut self.langgraph_seen)
+                    let facts = dialect::langgraph::accumulated_facts(&v, event, &mut self.langgraph_seen);
+                    self.resent_text_bytes = self.langgraph_seen.repeated_bytes;
+                    facts
                 } else {
                     dialect::sse_facts(self.dialect, &v, event)
                 };

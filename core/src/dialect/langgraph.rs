@@ -91,6 +91,8 @@ struct Seen {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Accumulated {
     messages: Vec<(String, Seen)>,
+    /// The bytes the events repeated of what earlier events of the same message said.
+    pub repeated_bytes: usize,
 }
 
 /// How many messages [`Accumulated`] follows at once (the oldest is forgotten: read whole if it comes
@@ -123,7 +125,8 @@ pub fn accumulated_facts(v: &Value, event: Option<&str>, seen: &mut Accumulated)
     let mut tools = Vec::new();
     for message in v.as_array().into_iter().flatten().filter(|m| is_ai_message_chunk(m)) {
         let id = message.get("id").and_then(Value::as_str).unwrap_or_default();
-        new_parts(message, seen.of(id), &mut kinds);
+        let repeated = new_parts(message, seen.of(id), &mut kinds);
+        seen.repeated_bytes += repeated;
         tools.extend(names_at(message.get("tool_call_chunks"), "/name"));
         if event == Some("messages/complete") {
             counts_and_stop(message, &mut kinds, &mut reported);
@@ -133,22 +136,30 @@ pub fn accumulated_facts(v: &Value, event: Option<&str>, seen: &mut Accumulated)
 }
 
 /// The reasoning, the text and the tool-call arguments (`tool_call_chunks[].args`) of an AI message that
-/// follow what `seen` holds, into `kinds`.
-fn new_parts(message: &Value, seen: &mut Seen, kinds: &mut Vec<EventKind>) {
+/// follow what `seen` holds, into `kinds`; how many bytes of them `seen` held (were said again).
+fn new_parts(message: &Value, seen: &mut Seen, kinds: &mut Vec<EventKind>) -> usize {
     let (content, reasoning) = texts(message.get("content"));
     let mut args = String::new();
     for call in message.get("tool_call_chunks").and_then(Value::as_array).into_iter().flatten() {
         args.push_str(call.get("args").and_then(Value::as_str).unwrap_or_default());
     }
-    kinds.extend(new_part(&reasoning, &mut seen.reasoning_bytes).map(EventKind::Reasoning));
-    kinds.extend(new_part(&content, &mut seen.content_bytes).map(EventKind::Content));
-    kinds.extend(new_part(&args, &mut seen.args_bytes).map(EventKind::ToolArgs));
+    let mut repeated = 0;
+    kinds.extend(new_part(&reasoning, &mut seen.reasoning_bytes, &mut repeated).map(EventKind::Reasoning));
+    kinds.extend(new_part(&content, &mut seen.content_bytes, &mut repeated).map(EventKind::Content));
+    kinds.extend(new_part(&args, &mut seen.args_bytes, &mut repeated).map(EventKind::ToolArgs));
+    repeated
 }
 
 /// What `whole` says after the `seen` bytes read before (all of it when it no longer starts there), and
-/// `seen` moved to its end; `None` when nothing is new.
-fn new_part(whole: &str, seen: &mut usize) -> Option<String> {
-    let new = whole.get(*seen..).unwrap_or(whole);
+/// `seen` moved to its end; `None` when nothing is new. The bytes said again are added to `repeated`.
+fn new_part(whole: &str, seen: &mut usize, repeated: &mut usize) -> Option<String> {
+    let new = match whole.get(*seen..) {
+        Some(rest) => {
+            *repeated += *seen;
+            rest
+        }
+        None => whole,
+    };
     *seen = whole.len();
     (!new.is_empty()).then(|| new.to_string())
 }

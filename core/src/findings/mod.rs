@@ -149,6 +149,9 @@ string_enum! {
         TraceCapped = "trace_capped",
         /// The answer text passed its cap: the rest was counted, not kept.
         TextCapped = "text_capped",
+        /// Info: the events repeated the answer so far, so the stream's bytes grow with the square of
+        /// the answer.
+        ResentText = "resent_text",
         /// Above 6 streams at once over HTTP/1.1, the browser itself queued requests (campaign finding).
         BrowserConnectionLimit = "browser_connection_limit",
         /// Warm runs of an identical request hit the prompt cache for under 70% of the prompt (campaign

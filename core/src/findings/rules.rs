@@ -8,7 +8,8 @@
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
-//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept).
+//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept), `resent_text` (events repeated the answer
+//!   so far: over [`RESENT_TEXT_BYTES`] said again).
 
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::{EventKind, MAX_TEXT_BYTES};
@@ -27,7 +28,7 @@ pub type Rule = fn(&RunFacts) -> Option<Finding>;
 pub const END_RULES: [Rule; 5] = [network_error, timeout, cancelled, no_content, stream_error];
 
 /// The rules about the stream itself, in report order (after the path findings).
-pub const STREAM_RULES: [Rule; 14] = [
+pub const STREAM_RULES: [Rule; 15] = [
     truncated,
     max_tokens,
     content_filtered,
@@ -42,6 +43,7 @@ pub const STREAM_RULES: [Rule; 14] = [
     role_only_first_chunk,
     trace_capped,
     text_capped,
+    resent_text,
 ];
 
 /// Said by every time-out and cancel finding: what arrived before is not thrown away.
@@ -600,6 +602,37 @@ pub fn text_capped(run: &RunFacts) -> Option<Finding> {
         )
         .evidence(json_object!({"cap_bytes": MAX_TEXT_BYTES, "dropped_chars": analysis.dropped_text_chars,
             "content_chars": analysis.content_chars})),
+    )
+}
+
+/// The bytes of text said again above which `resent_text` is said (64 KiB): below it, repeating a
+/// short answer costs less than its JSON around it.
+pub const RESENT_TEXT_BYTES: usize = 64 * 1024;
+
+/// `resent_text` (info): each event repeated the answer so far ([`crate::analysis::Analysis`]'s
+/// `resent_text_bytes`, over [`RESENT_TEXT_BYTES`]), so the bytes grow with the square of the answer.
+pub fn resent_text(run: &RunFacts) -> Option<Finding> {
+    let analysis = run.analysis;
+    let resent = analysis.resent_text_bytes;
+    if resent < RESENT_TEXT_BYTES {
+        return None;
+    }
+    let share = resent as f64 / analysis.bytes.max(1) as f64;
+    let fix = if analysis.dialect == Dialect::LangGraph { K::ResentTextFixLangGraph } else { K::ResentTextFix };
+    Some(
+        Finding::new(
+            FindingCode::ResentText,
+            Severity::Info,
+            Text::msg(K::ResentTextTitle),
+            Text::msg(K::ResentTextDetail)
+                .with("resent", crate::text::bytes(resent as f64))
+                .with("body", crate::text::bytes(analysis.bytes as f64))
+                .with("share", crate::fixed::fixed(share * 100.0, 0))
+                .count("events", analysis.content_event_count),
+        )
+        .fix(Text::msg(fix))
+        .evidence(json_object!({"resent_text_bytes": resent, "body_bytes": analysis.bytes,
+            "content_events": analysis.content_event_count})),
     )
 }
 

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::analysis::Analyzer;
-use crate::findings::testkit::{content, done, healthy, response, sse, sse_ending, Facts};
+use crate::findings::testkit::{content, done, healthy, response, said_in_both, sse, sse_ending, Facts};
 use crate::i18n::Lang;
 use crate::trace::{ReadChunk, Trace};
 
@@ -352,4 +352,58 @@ fn text_past_its_cap_is_counted_not_kept() {
     assert_eq!((f.code, f.severity), (FindingCode::TextCapped, Severity::Info));
     assert_eq!(f.evidence["dropped_chars"].as_u64(), Some((total_chars - MAX_TEXT_BYTES) as u64));
     silent_on_healthy(text_capped);
+}
+
+/// `n` words as SSE events: in `field` of a JSON object, each event the whole text so far
+/// (`cumulative`) or only its new word; LangGraph's `messages/partial` events when `field` is `None`.
+/// Returns the trace and the bytes a cumulative stream repeats (the text before each event).
+fn stream_of_words(n: usize, cumulative: bool, field: Option<&str>) -> (Trace, usize) {
+    let (mut so_far, mut repeated, mut reads) = (String::new(), 0, Vec::new());
+    for i in 0..n {
+        let word = format!("word{i} ");
+        if cumulative {
+            repeated += so_far.len();
+        }
+        so_far.push_str(&word);
+        let value = if cumulative { &so_far } else { &word };
+        let event = match field {
+            Some(field) => format!("data: {{\"{field}\":\"{value}\"}}\n\n"),
+            None => format!("event: messages/partial\ndata: [{{\"type\":\"ai\",\"id\":\"m1\",\"content\":\"{value}\"}}]\n\n"),
+        };
+        reads.push((100.0 + i as f64, event));
+    }
+    (sse(reads), repeated)
+}
+
+#[test]
+fn resent_text_says_how_much_a_stream_of_the_whole_text_so_far_repeated() {
+    // 300 words of about 8 bytes: the events repeat about 370 KB of text.
+    let (trace, repeated) = stream_of_words(300, true, Some("text"));
+    let f = fires(resent_text, trace);
+    assert_eq!((f.code, f.severity), (FindingCode::ResentText, Severity::Info));
+    assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
+    assert_eq!(f.evidence["content_events"], 300);
+    let body = f.evidence["body_bytes"].as_u64().unwrap() as usize;
+    assert!(repeated > body * 9 / 10, "nearly every byte was text said again: {repeated} of {body}");
+    assert!(f.detail.contains("300 content events"), "{}", f.detail);
+    assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("delta")), "{:?}", f.fix);
+
+    // The same answer sent as deltas repeats nothing; a short cumulative answer repeats too little.
+    assert_eq!(alone(resent_text, stream_of_words(300, false, Some("text")).0), None);
+    let (short, short_repeated) = stream_of_words(100, true, Some("text"));
+    assert!(short_repeated < RESENT_TEXT_BYTES, "{short_repeated}");
+    assert_eq!(alone(resent_text, short), None);
+    silent_on_healthy(resent_text);
+}
+
+#[test]
+fn resent_text_of_langgraph_messages_says_to_stream_message_tuples() {
+    let (trace, repeated) = stream_of_words(300, true, None);
+    let facts = Facts::of(trace);
+    let run = facts.run();
+    assert_eq!(run.analysis.dialect, Dialect::LangGraph);
+    assert_eq!(run.analysis.content_chars, (0..300).map(|i| format!("word{i} ").len()).sum::<usize>(), "each word once");
+    let f = said_in_both(resent_text(&run).expect("resent_text"));
+    assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
+    assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("messages-tuple")), "{:?}", f.fix);
 }

@@ -106,5 +106,9 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::TraceCappedLive => "The analysis itself saw every byte as it arrived (the page analyses each read before the trace drops its bytes), so every figure here is complete; only the raw view and the export lack those bytes.",
         RulesKey::TextCappedTitle => "The answer was too long to keep whole",
         RulesKey::TextCappedDetail => "The page keeps the first {cap} of the answer (and of the reasoning); {n} {n:character|characters} after that were counted (every figure includes them) but not kept, so the text shown and exported stops there.",
+        RulesKey::ResentTextTitle => "Each event resent the answer so far",
+        RulesKey::ResentTextDetail => "{resent} of the {body} received ({share}%) were text that earlier events had already sent: each of the {events} {events:content event|content events} repeated the answer so far instead of adding only what is new, so the bytes grow with the square of the answer's length. A long answer then takes longer to arrive on a slow link, and more work to read in every client.",
+        RulesKey::ResentTextFix => "Send only the new text in each event (a delta), as OpenAI's and Anthropic's streams do; a client that wants the whole text joins the deltas.",
+        RulesKey::ResentTextFixLangGraph => "Stream with stream_mode \"messages-tuple\" instead of \"messages\": each event then carries only the new tokens of a message, as [message chunk, metadata].",
     }
 }

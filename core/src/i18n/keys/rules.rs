@@ -104,5 +104,9 @@ key_group! {
         TraceCappedLive,
         TextCappedTitle,
         TextCappedDetail,
+        ResentTextTitle,
+        ResentTextDetail,
+        ResentTextFix,
+        ResentTextFixLangGraph,
     }
 }

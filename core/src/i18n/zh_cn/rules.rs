@@ -106,5 +106,9 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::TraceCappedLive => "分析是在每个字节到达时实时进行的（页面在 trace 丢弃字节之前就已分析了每次读取），所以这里的每个数字都是完整的；只有原始视图和导出文件缺少这些字节。",
         RulesKey::TextCappedTitle => "回答太长，无法完整保留",
         RulesKey::TextCappedDetail => "页面只保留回答（以及推理内容）的前 {cap}；之后的 {n} 个字符只计数（所有数字都包含它们）而不保留，因此显示和导出的文本到此为止。",
+        RulesKey::ResentTextTitle => "每个事件都重发了目前为止的整段回答",
+        RulesKey::ResentTextDetail => "收到的 {body} 中有 {resent}（{share}%）是之前的事件已经发送过的文本：{events} 个内容事件每个都重复目前为止的回答，而不是只添加新的部分，因此字节数随回答长度的平方增长。回答越长，在慢速链路上到达得越慢，每个客户端读取它的工作也越多。",
+        RulesKey::ResentTextFix => "每个事件只发送新的文本（增量），就像 OpenAI 和 Anthropic 的流那样；需要完整文本的客户端自行拼接这些增量。",
+        RulesKey::ResentTextFixLangGraph => "改用 stream_mode \"messages-tuple\"（而不是 \"messages\"）进行流式传输：这样每个事件只携带一条消息的新 token，形式为 [message chunk, metadata]。",
     }
 }
