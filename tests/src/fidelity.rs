@@ -143,7 +143,7 @@ pub struct LongTasks {
 }
 
 /// Opens `/?<query>` (which must not contain `run=1`), waits for the Run button and then
-/// [`SETTLE_MS`]: the page's start-up (its measuring worker compiling the wasm and warming up) is over
+/// [`settle_ms`]: the page's start-up (its measuring worker compiling the wasm and warming up) is over
 /// before anything is measured beside it.
 pub async fn open_and_settle(page: &Page, query: &str) {
     page.open(query).await;
@@ -154,12 +154,18 @@ pub async fn open_and_settle(page: &Page, query: &str) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    tokio::time::sleep(Duration::from_millis(SETTLE_MS)).await;
+    tokio::time::sleep(Duration::from_millis(settle_ms())).await;
 }
 
 /// How long [`open_and_settle`] waits after the Run button appears (the issue measured runs started
-/// after load).
+/// after load), unless `BENCH_SETTLE_MS` says otherwise.
 pub const SETTLE_MS: u64 = 500;
+
+/// [`SETTLE_MS`], or `BENCH_SETTLE_MS` when set (to see what a run started sooner or later after load
+/// measures).
+pub fn settle_ms() -> u64 {
+    std::env::var("BENCH_SETTLE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(SETTLE_MS)
+}
 
 /// Opens `/?<query>` (which must not contain `run=1`), as [`open_and_settle`], registers a
 /// `longtask` observer (`buffered: true`) and starts the run by clicking Run from the same script, so
