@@ -16,6 +16,8 @@
 #   BENCH_REPEATS=2 scripts/bench-fidelity.sh --peers 20 nginx   # one rate (ms per event) and nginx
 #
 #   SKIP_BUILD=1 scripts/bench-fidelity.sh    # reuse dist/ as it is
+#   BENCH_SETTLE_MS=5000 scripts/bench-fidelity.sh instant   # start the page's run 5 s after its Run button
+#                                             # appears (default 500 ms: a run soon after load)
 #
 # A benchmark, not a test: nothing here fails on a number. Run it on a quiet machine.
 set -euo pipefail

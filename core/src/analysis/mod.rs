@@ -191,12 +191,22 @@ pub struct Analysis {
     /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
     #[serde(default)]
     pub tool_names: Vec<String>,
-    /// Bytes of answer text (and reasoning and tool-call arguments) that events repeated from the events
-    /// before them: a stream of the whole text so far (`json-text`'s cumulative values, LangGraph's
-    /// `messages/partial`), whose bytes grow with the square of the answer ([`crate::findings`]'s
-    /// `resent_text`).
+    /// Bytes of answer text (and, for LangGraph, reasoning and tool-call arguments) that events repeated
+    /// from the events before them: a stream of the whole text so far, whose bytes grow with the square
+    /// of the answer. Read as such where the format allows it (`json-text`'s cumulative values,
+    /// LangGraph's `messages/partial`: [`crate::findings`]'s `resent_text`); counted in
+    /// [`Analysis::cumulative_events`] where it breaks a delta stream's contract (`cumulative_deltas`).
     #[serde(default)]
     pub resent_text_bytes: usize,
+    /// Content events whose text began with the whole text of the content event before it and added to
+    /// it (that one two characters at least): a delta stream (OpenAI's `delta.content`, ...) whose server
+    /// resends the answer so far, which a client that appends deltas shows over and over. The text
+    /// is kept as sent, as such a client shows it.
+    #[serde(default)]
+    pub cumulative_events: usize,
+    /// The last content event's text, to compare the next with (not reported).
+    #[serde(skip)]
+    pub(crate) last_content: String,
     /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
@@ -234,6 +244,18 @@ impl Analysis {
         }
     }
 
+    /// Counts a content event that repeats the one before it whole and adds to it (see
+    /// [`Analysis::cumulative_events`]), then keeps its text to compare the next with.
+    fn note_repeat(&mut self, text: &str) {
+        let last = &self.last_content;
+        if text.len() > last.len() && last.chars().nth(1).is_some() && text.starts_with(last.as_str()) {
+            self.cumulative_events += 1;
+            self.resent_text_bytes += last.len();
+        }
+        self.last_content.clear();
+        self.last_content.push_str(text);
+    }
+
     fn emit(&mut self, at_ms: f64, read_index: usize, mut kind: EventKind, server_ms: Option<f64>) {
         if self.first_chunk.is_none() && kind != EventKind::KeepAlive {
             self.first_chunk = Some(FirstChunk { at_ms, read_index, role_only: kind == EventKind::RoleOnly });
@@ -243,8 +265,10 @@ impl Analysis {
                 *m = truncate_chars(m, STREAM_ERROR_CHARS);
             }
         }
-        if matches!(kind, EventKind::ToolArgs(_)) {
-            self.tool_arg_events += 1;
+        match &kind {
+            EventKind::ToolArgs(_) => self.tool_arg_events += 1,
+            EventKind::Content(s) => self.note_repeat(s),
+            _ => {}
         }
         match &mut kind {
             EventKind::Content(s) | EventKind::ToolArgs(s) => {
@@ -412,8 +436,9 @@ impl Analysis {
                     self.detected(dialect::detect_sse(&v, event));
                 }
                 let facts = if self.dialect == Dialect::LangGraph && dialect::langgraph::is_accumulated(event) {
+                    let before = self.langgraph_seen.repeated_bytes;
                     let facts = dialect::langgraph::accumulated_facts(&v, event, &mut self.langgraph_seen);
-                    self.resent_text_bytes = self.langgraph_seen.repeated_bytes;
+                    self.resent_text_bytes += self.langgraph_seen.repeated_bytes - before;
                     facts
                 } else {
                     dialect::sse_facts(self.dialect, &v, event)

@@ -129,6 +129,9 @@ string_enum! {
         ContentFiltered = "content_filtered",
         /// Info: the answer was (or held) a tool call, whose streamed arguments were timed as its tokens.
         ToolCall = "tool_call",
+        /// The content events of a delta stream each repeated the answer so far: a client that appends
+        /// them shows it over and over.
+        CumulativeDeltas = "cumulative_deltas",
         /// Payloads that were not valid JSON.
         MalformedJson = "malformed_json",
         /// Invalid UTF-8 was replaced.

@@ -4,12 +4,12 @@
 //! - How the run ended: `network_error` (unless [`super::triage::net`] told CORS from unreachable),
 //!   `timeout_headers` / `timeout_first_byte` / `stall` / `timeout_total`, `cancelled`;
 //! - what arrived: `no_content`, `stream_error`, then (after the path findings) `truncated`,
-//!   `max_tokens`, `content_filtered`, `tool_call`, `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
+//!   `max_tokens`, `content_filtered`, `tool_call`, `cumulative_deltas` / `resent_text` (events that
+//!   repeated the answer so far), `malformed_json`, `invalid_utf8`, `long_line` (a line over [`LONG_LINE_BYTES`], or an
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
-//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept), `resent_text` (events repeated the answer
-//!   so far: over [`RESENT_TEXT_BYTES`] said again).
+//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept)).
 
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::{EventKind, MAX_TEXT_BYTES};
@@ -33,6 +33,7 @@ pub const STREAM_RULES: [Rule; 15] = [
     max_tokens,
     content_filtered,
     tool_call,
+    repeated_text,
     malformed_json,
     invalid_utf8,
     long_line,
@@ -43,7 +44,6 @@ pub const STREAM_RULES: [Rule; 15] = [
     role_only_first_chunk,
     trace_capped,
     text_capped,
-    resent_text,
 ];
 
 /// Said by every time-out and cancel finding: what arrived before is not thrown away.
@@ -609,30 +609,52 @@ pub fn text_capped(run: &RunFacts) -> Option<Finding> {
 /// short answer costs less than its JSON around it.
 pub const RESENT_TEXT_BYTES: usize = 64 * 1024;
 
-/// `resent_text` (info): each event repeated the answer so far ([`crate::analysis::Analysis`]'s
-/// `resent_text_bytes`, over [`RESENT_TEXT_BYTES`]), so the bytes grow with the square of the answer.
-pub fn resent_text(run: &RunFacts) -> Option<Finding> {
-    let analysis = run.analysis;
-    let resent = analysis.resent_text_bytes;
-    if resent < RESENT_TEXT_BYTES {
+/// How many content events must repeat the one before them for `cumulative_deltas` (with at least half
+/// of those after the first): one or two can do so by chance at the start of an answer.
+pub const CUMULATIVE_EVENTS_MIN: usize = 3;
+
+/// Whether a delta stream's content events repeated the text before them as a rule, not by chance
+/// (`json-text` reads a stream of the text so far as such: not a delta stream).
+fn resends_deltas(a: &crate::analysis::Analysis) -> bool {
+    a.dialect != Dialect::JsonText
+        && a.cumulative_events >= CUMULATIVE_EVENTS_MIN
+        && a.cumulative_events * 2 >= a.content_event_count.saturating_sub(1)
+}
+
+/// Events that repeated the answer so far, so the stream's bytes grow with the square of the answer:
+/// - `cumulative_deltas` (warning) in a delta stream (OpenAI's `delta.content`, ...): its content events
+///   repeated the one before them ([`crate::analysis::Analysis`]'s `cumulative_events`), so a client
+///   that appends them shows the answer over and over; the text is kept as sent;
+/// - `resent_text` (info) in a format that may send the text so far (`json-text`, LangGraph's
+///   `messages/partial`, each read as what is new): over [`RESENT_TEXT_BYTES`] said again.
+pub fn repeated_text(run: &RunFacts) -> Option<Finding> {
+    let a = run.analysis;
+    let deltas = resends_deltas(a);
+    if !deltas && a.resent_text_bytes < RESENT_TEXT_BYTES {
         return None;
     }
-    let share = resent as f64 / analysis.bytes.max(1) as f64;
-    let fix = if analysis.dialect == Dialect::LangGraph { K::ResentTextFixLangGraph } else { K::ResentTextFix };
+    let (code, severity, title, detail, fix) = if deltas {
+        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeDeltasTitle, K::CumulativeDeltasDetail, K::CumulativeDeltasFix)
+    } else {
+        let fix = if a.dialect == Dialect::LangGraph { K::ResentTextFixLangGraph } else { K::ResentTextFix };
+        (FindingCode::ResentText, Severity::Info, K::ResentTextTitle, K::ResentTextDetail, fix)
+    };
+    let share = a.resent_text_bytes as f64 / a.bytes.max(1) as f64;
     Some(
         Finding::new(
-            FindingCode::ResentText,
-            Severity::Info,
-            Text::msg(K::ResentTextTitle),
-            Text::msg(K::ResentTextDetail)
-                .with("resent", crate::text::bytes(resent as f64))
-                .with("body", crate::text::bytes(analysis.bytes as f64))
-                .with("share", crate::fixed::fixed(share * 100.0, 0))
-                .count("events", analysis.content_event_count),
+            code,
+            severity,
+            Text::msg(title),
+            Text::msg(detail)
+                .count("n", a.cumulative_events)
+                .count("events", a.content_event_count)
+                .with("resent", crate::text::bytes(a.resent_text_bytes as f64))
+                .with("body", crate::text::bytes(a.bytes as f64))
+                .with("share", crate::fixed::fixed(share * 100.0, 0)),
         )
         .fix(Text::msg(fix))
-        .evidence(json_object!({"resent_text_bytes": resent, "body_bytes": analysis.bytes,
-            "content_events": analysis.content_event_count})),
+        .evidence(json_object!({"resent_text_bytes": a.resent_text_bytes, "body_bytes": a.bytes,
+            "content_events": a.content_event_count, "cumulative_events": a.cumulative_events})),
     )
 }
 

@@ -34,6 +34,7 @@
 //! | `linger_ms` | 0 | `stream` (every dialect): after the last write (the end marker), the response stays open N ms, or until the client leaves, before the body ends: a server that forgets to end its response |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
+//! | `cumulative` | 0 | `1`: every content event carries the whole answer so far, not only its new tokens (in every dialect): a server, gateway or wrapper that resends the text so far instead of a delta |
 //! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
 //! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
 //! | `slots` | — | K (1-[`MAX_SLOTS`](crate::scenarios::slots::MAX_SLOTS)): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
@@ -218,6 +219,8 @@ pub struct StreamSettings {
     pub content_filter: Option<LabFilter>,
     /// `tool_call=1`: the answer is a tool call whose arguments stream (OpenAI chat only).
     pub tool_call: bool,
+    /// `cumulative=1`: every content event carries the whole answer so far ([`Self::event_text`]).
+    pub cumulative: bool,
 }
 
 /// Longest `say=` text kept, in characters.
@@ -332,6 +335,10 @@ impl StreamSettings {
             Some(other) => return Err(format!("content_filter must be batched or async, not {other:?}")),
         };
         let tool_call = flag(query, "tool_call", false)?;
+        let cumulative = flag(query, "cumulative", false)?;
+        if cumulative && tool_call {
+            return Err("cumulative applies to text, not to a tool call's arguments".into());
+        }
         if tool_call && dialect != WireDialect::OpenaiChat {
             return Err("tool_call applies to openai-chat chunks only".into());
         }
@@ -383,6 +390,7 @@ impl StreamSettings {
             echo_text: query.get("say").map(|t| t.chars().take(MAX_SAY_CHARS).collect()),
             content_filter,
             tool_call,
+            cumulative,
         };
         settings.check_stream_only()?;
         let settings = settings.with_dialect(dialect)?;
@@ -456,6 +464,13 @@ impl StreamSettings {
         let start = index * self.tokens_per_event;
         let end = (start + self.tokens_per_event).min(self.tokens);
         start..end.max(start + 1)
+    }
+
+    /// The text of content event `index`: its tokens, or with `cumulative` every token up to its last
+    /// (the answer so far, as a server that resends it in every event sends it).
+    pub fn event_text(&self, index: usize) -> String {
+        let tokens = self.event_tokens(index);
+        crate::scenarios::passage::span_text(if self.cumulative { 0..tokens.end } else { tokens })
     }
 
     /// Deadlines of the first `events` content events in ms after the request (cadence plus jitter).
@@ -688,6 +703,20 @@ mod tests {
         );
         let s = settings("keepalive_bytes=4194304&long_line_bytes=1048576", "").unwrap();
         assert_eq!((s.keepalive_bytes, s.long_line_bytes), (4_194_304, 1_048_576));
+    }
+
+    #[test]
+    fn cumulative_events_carry_the_answer_so_far() {
+        let plain = settings("tokens=6&tokens_per_event=2", "").unwrap();
+        let so_far = settings("tokens=6&tokens_per_event=2&cumulative=1&dialect=gemini", "").unwrap();
+        assert!(!plain.cumulative && so_far.cumulative);
+        assert_eq!(plain.event_text(1), crate::scenarios::passage::span_text(2..4));
+        assert_eq!(so_far.event_text(0), plain.event_text(0));
+        assert_eq!(so_far.event_text(2), crate::scenarios::passage::text_of(6));
+        assert!(settings("cumulative=1&tool_call=1", "").unwrap_err().contains("tool call"));
+        // Its planned size grows with the square of the tokens: 20,000 tokens ask for more than 1 GiB.
+        assert!(settings("tokens=20000", "").is_ok());
+        assert!(settings("tokens=20000&cumulative=1", "").unwrap_err().contains("cumulative=1 with tokens=20000"));
     }
 
     #[test]

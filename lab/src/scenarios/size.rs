@@ -30,7 +30,10 @@ const MALFORMED_LONG_LINE_BYTES: u64 = 1_048_576;
 /// An upper estimate of the body `settings` ask for, in bytes.
 pub fn planned_body_bytes(settings: &StreamSettings) -> u64 {
     let per_event = EVENT_OVERHEAD_BYTES + settings.model.len() as u64;
-    let text = settings.tokens as u64 * TOKEN_TEXT_BYTES;
+    // `cumulative`: the k-th event carries k events' tokens.
+    let tokens = settings.tokens as u64;
+    let text_tokens = if settings.cumulative { tokens.saturating_mul(tokens + 1) / 2 } else { tokens };
+    let text = text_tokens.saturating_mul(TOKEN_TEXT_BYTES);
     if !settings.stream {
         // One `chat.completion` object, no padding.
         return per_event + text;
@@ -61,6 +64,14 @@ pub fn check(settings: &StreamSettings) -> Result<(), String> {
     let planned = planned_body_bytes(settings);
     if planned <= MAX_RESPONSE_BYTES {
         return Ok(());
+    }
+    if settings.cumulative {
+        return Err(format!(
+            "response too large: cumulative=1 with tokens={} resends the answer so far in every event, \
+             about {planned} bytes in all, over the lab's limit of {MAX_RESPONSE_BYTES} bytes (1 GiB); \
+             lower tokens",
+            settings.tokens
+        ));
     }
     let padding = (settings.tokens as u64).saturating_mul(settings.pad_bytes as u64);
     Err(format!(

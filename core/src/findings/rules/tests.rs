@@ -379,7 +379,7 @@ fn stream_of_words(n: usize, cumulative: bool, field: Option<&str>) -> (Trace, u
 fn resent_text_says_how_much_a_stream_of_the_whole_text_so_far_repeated() {
     // 300 words of about 8 bytes: the events repeat about 370 KB of text.
     let (trace, repeated) = stream_of_words(300, true, Some("text"));
-    let f = fires(resent_text, trace);
+    let f = fires(repeated_text, trace);
     assert_eq!((f.code, f.severity), (FindingCode::ResentText, Severity::Info));
     assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
     assert_eq!(f.evidence["content_events"], 300);
@@ -389,11 +389,11 @@ fn resent_text_says_how_much_a_stream_of_the_whole_text_so_far_repeated() {
     assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("delta")), "{:?}", f.fix);
 
     // The same answer sent as deltas repeats nothing; a short cumulative answer repeats too little.
-    assert_eq!(alone(resent_text, stream_of_words(300, false, Some("text")).0), None);
+    assert_eq!(alone(repeated_text, stream_of_words(300, false, Some("text")).0), None);
     let (short, short_repeated) = stream_of_words(100, true, Some("text"));
     assert!(short_repeated < RESENT_TEXT_BYTES, "{short_repeated}");
-    assert_eq!(alone(resent_text, short), None);
-    silent_on_healthy(resent_text);
+    assert_eq!(alone(repeated_text, short), None);
+    silent_on_healthy(repeated_text);
 }
 
 #[test]
@@ -403,7 +403,63 @@ fn resent_text_of_langgraph_messages_says_to_stream_message_tuples() {
     let run = facts.run();
     assert_eq!(run.analysis.dialect, Dialect::LangGraph);
     assert_eq!(run.analysis.content_chars, (0..300).map(|i| format!("word{i} ").len()).sum::<usize>(), "each word once");
-    let f = said_in_both(resent_text(&run).expect("resent_text"));
+    let f = said_in_both(repeated_text(&run).expect("resent_text"));
     assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
     assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("messages-tuple")), "{:?}", f.fix);
+}
+
+/// `n` OpenAI chat chunks, each with the whole text so far (`cumulative`) or only its new word, and the
+/// end marker; with the bytes a cumulative stream repeats.
+fn openai_words(n: usize, cumulative: bool) -> (Trace, usize) {
+    let (mut so_far, mut repeated) = (String::new(), 0);
+    let mut reads: Vec<(f64, String)> = (0..n)
+        .map(|i| {
+            let word = format!("w{i} ");
+            if cumulative && i > 0 {
+                repeated += so_far.len();
+            }
+            so_far.push_str(&word);
+            (100.0 + i as f64, content(if cumulative { &so_far } else { &word }))
+        })
+        .collect();
+    reads.push((100.0 + n as f64, done()));
+    (sse(reads), repeated)
+}
+
+#[test]
+fn cumulative_deltas_say_that_a_client_shows_the_answer_over_and_over() {
+    let (trace, repeated) = openai_words(20, true);
+    let facts = Facts::of(trace);
+    let run = facts.run();
+    // Kept as sent: the answer as a client that appends each delta shows it.
+    assert!(run.analysis.text.starts_with("w0 w0 w1 w0 w1 w2 "), "{}", run.analysis.text);
+    let f = said_in_both(repeated_text(&run).expect("cumulative_deltas"));
+    assert_eq!((f.code, f.severity), (FindingCode::CumulativeDeltas, Severity::Warning));
+    // Every chunk after the first repeated the one before it.
+    assert_eq!(f.evidence["cumulative_events"], 19);
+    assert_eq!(f.evidence["content_events"], 20);
+    assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
+    assert!(f.detail.contains("19 of the 20 content events"), "{}", f.detail);
+    assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("hop ladder")), "{:?}", f.fix);
+
+    // The same answer in deltas, and a cumulative start too short to be more than chance, say nothing.
+    assert_eq!(alone(repeated_text, openai_words(20, false).0), None);
+    assert_eq!(alone(repeated_text, openai_words(3, true).0), None);
+    silent_on_healthy(repeated_text);
+}
+
+#[test]
+fn a_long_stream_of_cumulative_deltas_is_said_once_and_a_text_stream_of_the_text_so_far_is_not_a_delta_stream() {
+    let code = |trace: Trace| {
+        let facts = Facts::of(trace);
+        let run = facts.run();
+        (run.analysis.dialect, run.analysis.resent_text_bytes, repeated_text(&run).map(|f| f.code))
+    };
+    // Over the 64 KiB of resent_text, an OpenAI stream of the text so far is a delta stream's bug.
+    let (dialect, resent, said) = code(openai_words(300, true).0);
+    assert_eq!((dialect, said), (Dialect::OpenaiChat, Some(FindingCode::CumulativeDeltas)));
+    assert!(resent > RESENT_TEXT_BYTES, "{resent}");
+    // json-text reads the text so far as such (each event's new part): resent_text, not a bug of deltas.
+    let (dialect, _, said) = code(stream_of_words(300, true, Some("text")).0);
+    assert_eq!((dialect, said), (Dialect::JsonText, Some(FindingCode::ResentText)));
 }

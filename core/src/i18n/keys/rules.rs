@@ -108,5 +108,8 @@ key_group! {
         ResentTextDetail,
         ResentTextFix,
         ResentTextFixLangGraph,
+        CumulativeDeltasTitle,
+        CumulativeDeltasDetail,
+        CumulativeDeltasFix,
     }
 }

@@ -34,7 +34,7 @@ pub(super) fn steps(settings: &StreamSettings) -> impl Iterator<Item = (f64, Ste
         .deadlines()
         .take(events)
         .enumerate()
-        .map(|(index, at_ms)| (at_ms, Step::Content(span_text(settings.event_tokens(index)))));
+        .map(|(index, at_ms)| (at_ms, Step::Content(settings.event_text(index))));
     let end = std::iter::once_with(move || (settings.end_ms(events), Step::End));
     std::iter::once((0.0, Step::Start))
         .chain(reasoning_steps)

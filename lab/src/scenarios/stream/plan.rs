@@ -2,7 +2,6 @@
 //! never held in memory).
 
 use crate::scenarios::chunks::Event;
-use crate::scenarios::passage::span_text;
 use crate::scenarios::settings::StreamSettings;
 
 /// One event and its deadline.
@@ -36,7 +35,7 @@ pub(super) fn plan(
             // `echo_headers` / `say`: the one content event is that text.
             event: Event::Content(match &settings.echo_text {
                 Some(text) => text.clone(),
-                None => span_text(settings.event_tokens(index)),
+                None => settings.event_text(index),
             }),
         });
     let end_ms = if tail {

@@ -15,7 +15,6 @@ use crate::http::body::{BodyWriter, Ending, Framing};
 use crate::http::piece::Piece;
 use crate::http::socket::Socket;
 use crate::scenarios::chunks::{ChunkWriter, Event};
-use crate::scenarios::passage::span_text;
 use crate::scenarios::settings::StreamSettings;
 
 /// How long a stalled stream holds the connection when the client does not give up.
@@ -89,7 +88,7 @@ pub(super) async fn raw(
     let deadlines = settings.deadlines().take(settings.content_events());
     for (index, at_ms) in deadlines.enumerate() {
         sleep_until_ms(start, at_ms).await;
-        let text = span_text(settings.event_tokens(index));
+        let text = settings.event_text(index);
         send_event(&mut body, &Piece::from(text.into_bytes()), split).await?;
     }
     body.finish().await
