@@ -268,7 +268,7 @@ async fn a_request_that_does_not_ask_to_stream_is_collected_and_says_so() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stream_that_resends_the_whole_text_so_far_says_so() {
+async fn text_said_again_and_a_slow_model_are_said() {
     // LangGraph's `messages` mode: each `messages/partial` event holds the whole message so far. Over 400
     // tokens the events repeat far more than the 64 KiB past which the page says so; the 50 tokens of
     // every dialect's row above repeat too little to be worth a finding.
@@ -304,6 +304,20 @@ async fn a_stream_that_resends_the_whole_text_so_far_says_so() {
         let text = page.testid_text("answer-text").await.unwrap_or_default();
         let first_word = text.split_whitespace().next().unwrap_or_default().to_string();
         check.that(!first_word.is_empty() && text.matches(first_word.as_str()).count() >= 29, || format!("the text as a client shows it: {text:?}"));
+        outcomes.add(check);
+
+        // A healthy stream of 25 tokens 150 ms apart (6.7 a second), counted by the lab's usage chunk:
+        // the model is slow, not the path.
+        let report = run(&page, &page.lab_url("/v1/chat/completions?tokens=25&cadence_ms=150&first_ms=50")).await;
+        let mut check = Check::new("tokens=25 cadence_ms=150", &report);
+        check.verdict("streaming").finding("slow_generation").no_finding("bursts");
+        let said = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "slow_generation")).cloned();
+        check.that(
+            said.as_ref().is_some_and(|f| {
+                f["evidence"]["tokens"] == 25 && f["evidence"]["output_tokens_per_s"].as_f64().is_some_and(|r| r > 4.0 && r < 10.0)
+            }),
+            || format!("slow_generation: {said:?}"),
+        );
         outcomes.add(check);
         outcomes.finish();
     })

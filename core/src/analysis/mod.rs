@@ -204,9 +204,10 @@ pub struct Analysis {
     /// is kept as sent, as such a client shows it.
     #[serde(default)]
     pub cumulative_events: usize,
-    /// The last content event's text, to compare the next with (not reported).
+    /// The length of the last content event's text, the end of [`Analysis::text`], to compare the next
+    /// with (0 after a tool call's arguments, which also end up there; not reported).
     #[serde(skip)]
-    pub(crate) last_content: String,
+    pub(crate) last_content_bytes: usize,
     /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
@@ -245,15 +246,20 @@ impl Analysis {
     }
 
     /// Counts a content event that repeats the one before it whole and adds to it (see
-    /// [`Analysis::cumulative_events`]), then keeps its text to compare the next with.
+    /// [`Analysis::cumulative_events`]), then keeps its text to compare the next with. Not for raw text,
+    /// whose reads are wherever the network cut the bytes (a text of one repeated word would look like
+    /// it).
     fn note_repeat(&mut self, text: &str) {
-        let last = &self.last_content;
-        if text.len() > last.len() && last.chars().nth(1).is_some() && text.starts_with(last.as_str()) {
+        if self.framing == Some(Framing::Raw) {
+            return;
+        }
+        let last = self.text.get(self.text.len().saturating_sub(self.last_content_bytes)..).unwrap_or_default();
+        if text.len() > last.len() && last.chars().nth(1).is_some() && text.starts_with(last) {
             self.cumulative_events += 1;
             self.resent_text_bytes += last.len();
         }
-        self.last_content.clear();
-        self.last_content.push_str(text);
+        // An event the text's cap cuts does not end the text: nothing to compare the next with.
+        self.last_content_bytes = if self.text.len() + text.len() <= MAX_TEXT_BYTES { text.len() } else { 0 };
     }
 
     fn emit(&mut self, at_ms: f64, read_index: usize, mut kind: EventKind, server_ms: Option<f64>) {
@@ -266,7 +272,10 @@ impl Analysis {
             }
         }
         match &kind {
-            EventKind::ToolArgs(_) => self.tool_arg_events += 1,
+            EventKind::ToolArgs(_) => {
+                self.tool_arg_events += 1;
+                self.last_content_bytes = 0;
+            }
             EventKind::Content(s) => self.note_repeat(s),
             _ => {}
         }

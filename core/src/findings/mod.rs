@@ -9,7 +9,7 @@
 //! [`rules::END_RULES`] (`network_error`, `timeout_headers`, `timeout_first_byte`, `stall`,
 //! `timeout_total`, `cancelled`, `no_content`, `stream_error`), `collected`, the path findings of
 //! [`path`] (`bursts`, `headers_held`, `content_length`, `compressed`, `cached_replay`,
-//! `slow_first_token`, `text_in_steps`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`,
+//! `slow_first_token`, `slow_generation`, `text_in_steps`), then [`rules::STREAM_RULES`] (`truncated`, `max_tokens`,
 //! `content_filtered`, `tool_call`, `malformed_json`, `invalid_utf8`, `long_line`, `not_sse`, `sse_wrong_content_type`, `framing`,
 //! `keepalive_comments`, `role_only_first_chunk`, `trace_capped`, `text_capped`). Findings are ordered by severity (errors first), then in that order,
 //! and each code appears at most once ([`one_per_code`], the one place that guarantees it).
@@ -118,6 +118,8 @@ string_enum! {
         CachedReplay = "cached_replay",
         /// A slow first token, then a normal stream.
         SlowFirstToken = "slow_first_token",
+        /// A streaming run whose tokens (the server's count) came at under 10 a second after the first.
+        SlowGeneration = "slow_generation",
         /// A streaming run whose text came several events at a time on a regular clock.
         TextInSteps = "text_in_steps",
         /// The stream ended without its end marker.

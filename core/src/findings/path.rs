@@ -1,5 +1,6 @@
 //! Findings about the path between the model and the browser: bursts, held headers, a Content-Length on
-//! an event stream, compression, a cache replay, and a slow first token (the model, not the path).
+//! an event stream, compression, a cache replay, and a slow first token or slow generation (the model,
+//! not the path).
 //!
 //! - `bursts` (warning) explains a `buffered` verdict with the delivery figures.
 //! - `headers_held`: the headers arrived within [`HEADERS_WITH_BODY_MS`] (10 ms) of the first body byte,
@@ -19,6 +20,10 @@
 //! - `slow_first_token` (warning; info when hidden reasoning explains it): the stream is `streaming`, the
 //!   first output (answer or reasoning) took over [`SLOW_FIRST_TOKEN_MS`] (1 s) and over
 //!   [`SLOW_FIRST_TOKEN_FACTOR`] (20) times the mean gap between the content events that followed.
+//! - `slow_generation` (warning): the stream is `streaming`, and after the first token the server's own
+//!   count of at least [`SLOW_GENERATION_MIN_TOKENS`] (20) tokens came at under [`SLOW_TOKENS_PER_S`]
+//!   (10) a second: the answer feels slow because the server generates it slowly, not because of the
+//!   path (a count of content events is not enough: an event can hold several tokens).
 //! - `text_in_steps` (info): the stream is `streaming`, but its content came on a regular clock of at
 //!   least [`STEP_PERIOD_MIN_MS`] (80 ms), several events at a time: the release cadence's own minimums
 //!   ([`crate::verdict::steady_release_period_ms`]: 6 releases, 60% of the intervals regular,
@@ -38,6 +43,7 @@ use crate::verdict::{
 };
 use crate::wire::Framing;
 use crate::fixed::fixed;
+use crate::measure::TokenCountSource;
 
 /// How close (ms) headers and the first body byte must be to count as arriving together. `fetch()`
 /// resolving and the first read are two promise turns apart, and the browser hands the body over through
@@ -59,6 +65,15 @@ pub const SLOW_FIRST_TOKEN_MS: f64 = 1000.0;
 
 /// The first output must also take this many times the mean gap between later content events.
 pub const SLOW_FIRST_TOKEN_FACTOR: f64 = 20.0;
+
+/// The output pace (tokens a second after the first) under which generation is called slow: people read
+/// about 5 tokens a second (some 240 words a minute); under 10, a reader who skims catches up with the
+/// text and waits for it.
+pub const SLOW_TOKENS_PER_S: f64 = 10.0;
+
+/// The fewest tokens, as the server counted them, whose pace `slow_generation` judges: a short answer is
+/// over before its pace matters.
+pub const SLOW_GENERATION_MIN_TOKENS: u64 = 20;
 
 /// Steps of text this far apart (ms) or more are worth a word: from about 12 steps a second down, a
 /// reader sees the text jump rather than flow (a token every 20 ms released 4 at a time every 80 ms).
@@ -377,6 +392,29 @@ pub fn slow_first_token(run: &RunFacts) -> Option<Finding> {
     )
 }
 
+/// The `slow_generation` finding: a streaming run whose tokens (the server's count) came slowly.
+pub fn slow_generation(run: &RunFacts) -> Option<Finding> {
+    let RunFacts { metrics, verdict, .. } = *run;
+    let counted = matches!(metrics.tpot_n_source, Some(TokenCountSource::Usage | TokenCountSource::UsageWithReasoning));
+    let (rate, tpot, n) = (metrics.output_tokens_per_s?, metrics.tpot_ms?, metrics.tpot_n?);
+    if verdict != Verdict::Streaming || !counted || n < SLOW_GENERATION_MIN_TOKENS || rate >= SLOW_TOKENS_PER_S {
+        return None;
+    }
+    Some(
+        Finding::new(
+            FindingCode::SlowGeneration,
+            Severity::Warning,
+            Text::msg(K::SlowGenerationTitle),
+            Text::msg(K::SlowGenerationDetail)
+                .count("n", n as usize)
+                .with("rate", fixed(rate, 1))
+                .with("tpot", fmt_ms(tpot)),
+        )
+        .fix(Text::msg(K::SlowGenerationFix))
+        .evidence(json_object!({"output_tokens_per_s": rate, "tpot_ms": tpot, "tokens": n})),
+    )
+}
+
 /// The `text_in_steps` finding: a streaming run whose content came several events at a time on a
 /// regular clock (see the module docs).
 pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
@@ -411,8 +449,8 @@ pub fn text_in_steps(run: &RunFacts) -> Option<Finding> {
 }
 
 /// The path rules, in report order.
-pub const PATH_RULES: [Rule; 7] =
-    [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token, text_in_steps];
+pub const PATH_RULES: [Rule; 8] =
+    [bursts, headers_held, content_length, compressed, cached_replay, slow_first_token, slow_generation, text_in_steps];
 
 /// Every path finding that applies, in the order of the module docs (none for an HTTP error). For one
 /// JSON answer (a request that did not ask to stream: [`crate::verdict::is_one_json_answer`]) its held
@@ -990,6 +1028,36 @@ mod tests {
         let f = find(&sse(15.0, reads), FindingCode::SlowFirstToken).unwrap();
         assert_eq!(f.severity, Severity::Info);
         assert_eq!(f.evidence["hidden_reasoning"], true);
+    }
+
+    /// `n` tokens, one every `gap_ms` from 300 ms, then OpenAI's usage chunk counting them (unless
+    /// `counted` is false) and the end.
+    fn paced(n: usize, gap_ms: f64, counted: bool) -> Trace {
+        let mut reads: Vec<(f64, String)> = (0..n).map(|i| (300.0 + gap_ms * i as f64, content("t"))).collect();
+        let end = 300.0 + gap_ms * n as f64;
+        if counted {
+            reads.push((end, format!("data: {{\"choices\":[],\"usage\":{{\"completion_tokens\":{n}}}}}\n\n")));
+        }
+        reads.push((end + 1.0, done()));
+        sse(10.0, reads)
+    }
+
+    #[test]
+    fn slow_generation_says_the_time_went_to_generating_the_tokens() {
+        // 30 tokens, one every 200 ms: 5 a second.
+        let f = fires(slow_generation, paced(30, 200.0, true));
+        assert_eq!((f.code, f.severity), (FindingCode::SlowGeneration, Severity::Warning));
+        assert_eq!(f.evidence["tokens"], 30);
+        assert!((f.evidence["output_tokens_per_s"].as_f64().unwrap() - 5.0).abs() < 1e-9, "{}", f.evidence);
+        assert!(f.detail.contains("the 30 tokens the server counted came at 5.0 a second (one every 200 ms)"), "{}", f.detail);
+        assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("concurrency sweep")), "{:?}", f.fix);
+        assert_eq!(report(&paced(30, 200.0, true)).verdict, Verdict::Streaming);
+        // 20 a second, a stream without the server's count (an event can hold several tokens), a short
+        // answer and a held one say nothing.
+        assert_eq!(alone(slow_generation, paced(30, 50.0, true)), None);
+        assert_eq!(alone(slow_generation, paced(30, 200.0, false)), None);
+        assert_eq!(alone(slow_generation, paced(19, 200.0, true)), None);
+        assert_eq!(alone(slow_generation, buffered()), None);
     }
 
     /// Calls one path rule alone on the facts of `t`.

@@ -463,3 +463,13 @@ fn a_long_stream_of_cumulative_deltas_is_said_once_and_a_text_stream_of_the_text
     let (dialect, _, said) = code(stream_of_words(300, true, Some("text")).0);
     assert_eq!((dialect, said), (Dialect::JsonText, Some(FindingCode::ResentText)));
 }
+
+#[test]
+fn raw_text_of_one_repeated_word_is_not_a_stream_of_cumulative_deltas() {
+    // Each read starts with the one before it, as the network cut a text of one word said again.
+    let reads: Vec<(f64, String)> = (1..10).map(|i| (100.0 + i as f64, "ab".repeat(i))).collect();
+    let facts = Facts::of(response("text/plain", reads));
+    assert_eq!(facts.analysis.framing, Some(crate::wire::Framing::Raw));
+    assert_eq!(facts.analysis.cumulative_events, 0);
+    assert_eq!(repeated_text(&facts.run()), None);
+}
