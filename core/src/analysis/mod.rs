@@ -198,8 +198,8 @@ pub struct Analysis {
     /// [`Analysis::cumulative_events`] where it breaks a delta stream's contract (`cumulative_deltas`).
     #[serde(default)]
     pub resent_text_bytes: usize,
-    /// Content events whose text began with the whole text of the content event before it and added to
-    /// it (that one two characters at least): a delta stream (OpenAI's `delta.content`, ...) whose server
+    /// Content events whose text began with the whole text of the content event before it (when that
+    /// text is two characters or more) and added to it: a delta stream (OpenAI's `delta.content`, ...) whose server
     /// resends the answer so far, which a client that appends deltas shows over and over. The text
     /// is kept as sent, as such a client shows it.
     #[serde(default)]
@@ -246,7 +246,7 @@ impl Analysis {
     }
 
     /// Counts a content event that repeats the one before it whole and adds to it (see
-    /// [`Analysis::cumulative_events`]), then keeps its text to compare the next with. Not for raw text,
+    /// [`Analysis::cumulative_events`]), then notes its length to compare the next with. Not for raw text,
     /// whose reads are wherever the network cut the bytes (a text of one repeated word would look like
     /// it).
     fn note_repeat(&mut self, text: &str) {

@@ -9,7 +9,7 @@
 //!   SSE event cut at [`MAX_EVENT_BYTES`]), `not_sse` /
 //!   `sse_wrong_content_type`, `framing`, `keepalive_comments`, `role_only_first_chunk`, `trace_capped`
 //!   (the raw trace kept only times and lengths past [`TRACE_BYTES_CAP`]), `text_capped` (the answer or
-//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept)).
+//!   reasoning passed [`MAX_TEXT_BYTES`]: counted, not kept).
 
 use super::{Finding, FindingCode, RunFacts, Severity};
 use crate::analysis::{EventKind, MAX_TEXT_BYTES};
