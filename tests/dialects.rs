@@ -8,7 +8,7 @@
 //!
 //! Needs a built page (`trunk build --release`), chromium and chromium-driver.
 
-use streamscope_e2e::{encode_component, with_page, Check, Outcomes, Page};
+use streamscope_e2e::{encode_component, finding, with_page, Check, Outcomes, Page};
 
 /// The reference schedule: 50 tokens, 20 ms apart, the first after 300 ms.
 const REFERENCE: &str = "tokens=50&cadence_ms=20&first_ms=300";
@@ -170,10 +170,10 @@ async fn every_dialect_measures_the_same_schedule() {
         let mut check = on_schedule("tool_call=1", &report, "openai-chat", "usage");
         let text = page.testid_text("answer-text").await.unwrap_or_default();
         let shown = page.testid_text("finding-tool_call").await.unwrap_or_default();
-        let named = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "tool_call")).map(|f| f["evidence"]["tool_names"].clone());
+        let named = &finding(&report, "tool_call")["evidence"]["tool_names"];
         check
             .finding("tool_call")
-            .that(named == Some(serde_json::json!(["get_weather"])), || format!("tool_names {named:?}"))
+            .that(*named == serde_json::json!(["get_weather"]), || format!("tool_names {named}"))
             .that(shown.contains("The answer was a tool call: get_weather"), || format!("the finding on the page: {shown:?}"))
             .no_finding("no_content")
             .that(report["finish_reason"] == "tool_calls", || format!("finish_reason {}", report["finish_reason"]))
@@ -255,10 +255,10 @@ async fn a_request_that_does_not_ask_to_stream_is_collected_and_says_so() {
         check.verdict("collected").that(report["dialect"] == "openai-chat", || format!("dialect {}", report["dialect"]));
         // What any such answer has (its length, its headers with the body) is not said as a cause.
         check.no_finding("content_length").no_finding("headers_held");
-        let collected = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "collected")).cloned();
+        let collected = finding(&report, "collected");
         check.that(
-            collected.as_ref().is_some_and(|f| f["evidence"]["one_json_answer"] == true && f["fix"].as_str().is_some_and(|x| x.contains("\"stream\": true"))),
-            || format!("no collected finding for one JSON answer: {collected:?}"),
+            collected["evidence"]["one_json_answer"] == true && collected["fix"].as_str().is_some_and(|x| x.contains("\"stream\": true")),
+            || format!("no collected finding for one JSON answer: {collected}"),
         );
         let mut outcomes = Outcomes::new();
         outcomes.add(check);
@@ -277,14 +277,12 @@ async fn text_said_again_and_a_slow_model_are_said() {
         let report = run(&page, &page.lab_url("/v1/chat/completions?dialect=langgraph-partial&tokens=400&cadence_ms=2&first_ms=20")).await;
         let mut check = Check::new("dialect=langgraph-partial tokens=400", &report);
         check.verdict("streaming").finding("resent_text");
-        let resent = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "resent_text")).cloned();
+        let resent = finding(&report, "resent_text");
         check.that(
-            resent.as_ref().is_some_and(|f| {
-                f["evidence"]["resent_text_bytes"].as_u64().is_some_and(|n| n >= 64 * 1024)
-                    && f["evidence"]["content_events"] == 400
-                    && f["fix"].as_str().is_some_and(|x| x.contains("messages-tuple"))
-            }),
-            || format!("resent_text: {resent:?}"),
+            resent["evidence"]["resent_text_bytes"].as_u64().is_some_and(|n| n >= 64 * 1024)
+                && resent["evidence"]["content_events"] == 400
+                && resent["fix"].as_str().is_some_and(|x| x.contains("messages-tuple")),
+            || format!("resent_text: {resent}"),
         );
         let shown = page.testid_text("finding-resent_text").await.unwrap_or_default();
         check.that(shown.contains("Each event resent the answer so far"), || format!("the finding on the page: {shown:?}"));
@@ -296,10 +294,10 @@ async fn text_said_again_and_a_slow_model_are_said() {
         let report = run(&page, &page.lab_url("/v1/chat/completions?cumulative=1&tokens=30&cadence_ms=5&first_ms=20")).await;
         let mut check = Check::new("cumulative=1 tokens=30", &report);
         check.verdict("streaming").finding("cumulative_deltas").no_finding("resent_text");
-        let said = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "cumulative_deltas")).cloned();
+        let said = finding(&report, "cumulative_deltas");
         check.that(
-            said.as_ref().is_some_and(|f| f["severity"] == "warning" && f["evidence"]["cumulative_events"] == 29 && f["evidence"]["content_events"] == 30),
-            || format!("cumulative_deltas: {said:?}"),
+            said["severity"] == "warning" && said["evidence"]["cumulative_events"] == 29 && said["evidence"]["content_events"] == 30,
+            || format!("cumulative_deltas: {said}"),
         );
         let text = page.testid_text("answer-text").await.unwrap_or_default();
         let first_word = text.split_whitespace().next().unwrap_or_default().to_string();
@@ -311,12 +309,10 @@ async fn text_said_again_and_a_slow_model_are_said() {
         let report = run(&page, &page.lab_url("/v1/chat/completions?tokens=25&cadence_ms=150&first_ms=50")).await;
         let mut check = Check::new("tokens=25 cadence_ms=150", &report);
         check.verdict("streaming").finding("slow_generation").no_finding("bursts");
-        let said = report["findings"].as_array().and_then(|f| f.iter().find(|f| f["code"] == "slow_generation")).cloned();
+        let said = finding(&report, "slow_generation");
         check.that(
-            said.as_ref().is_some_and(|f| {
-                f["evidence"]["tokens"] == 25 && f["evidence"]["output_tokens_per_s"].as_f64().is_some_and(|r| r > 4.0 && r < 10.0)
-            }),
-            || format!("slow_generation: {said:?}"),
+            said["evidence"]["tokens"] == 25 && said["evidence"]["output_tokens_per_s"].as_f64().is_some_and(|r| r > 4.0 && r < 10.0),
+            || format!("slow_generation: {said}"),
         );
         outcomes.add(check);
         outcomes.finish();

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use streamscope_e2e::{with_page_in_locale, Page};
+use streamscope_e2e::{finding, with_page_in_locale, Page};
 
 /// The lab's reference stream, short.
 const STREAM: &str = "tokens=20&cadence_ms=20&first_ms=100";
@@ -139,10 +139,8 @@ async fn a_chinese_browser_reads_a_finding_s_fix_in_chinese() {
         // A collect-then-return backend: the whole answer at the end, a finding with a fix.
         let zh = page.run_page(&page.stream_query(&format!("{STREAM}&mode=collect"), "")).await;
         assert_eq!(zh["verdict"], "collected", "{zh:#}");
-        let collected = zh["findings"]
-            .as_array()
-            .and_then(|all| all.iter().find(|f| f["code"] == "collected"))
-            .unwrap_or_else(|| panic!("a collected finding: {zh:#}"));
+        let collected = finding(&zh, "collected");
+        assert!(!collected.is_null(), "a collected finding: {zh:#}");
         for field in ["title", "detail", "fix"] {
             let words = collected[field].as_str().unwrap_or_default();
             assert!(has_chinese(words), "#report-json's {field} in Chinese: {words:?}");

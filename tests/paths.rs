@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use streamscope_e2e::{with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
+use streamscope_e2e::{finding, with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
 use streamscope_lab::scenarios::schedule::deadlines_ms;
 
 /// The reference stream: 50 tokens, 20 ms apart, the first after 300 ms.
@@ -161,8 +161,8 @@ async fn lab_made_faults_direct_are_named() {
         // The bursts are the filter's: the fix is its streaming mode, not a proxy's buffering.
         let report = run(&page, &url(&format!("{REFERENCE}&mode=bursts&burst_every_ms=500&content_filter=batched"))).await;
         let mut check = Check::new("direct Azure content filter, batched", &report);
-        let bursts = report["findings"].as_array().into_iter().flatten().find(|f| f["code"] == "bursts").cloned();
-        let fix = bursts.as_ref().and_then(|f| f["fix"].as_str()).unwrap_or_default().to_string();
+        let bursts = finding(&report, "bursts");
+        let fix = bursts["fix"].as_str().unwrap_or_default().to_string();
         // Its first chunk says `created: 0`, which is no time (once read as 1970: a cache replay).
         check
             .verdict("buffered")
@@ -171,7 +171,7 @@ async fn lab_made_faults_direct_are_named() {
             .that(report["content_filter"]["mode"] == "batched" && report["content_filter"]["vetted_content_events"] == 50, || {
                 format!("content_filter {}", report["content_filter"])
             })
-            .that(bursts.as_ref().is_some_and(|f| f["evidence"]["content_filter"] == "batched"), || format!("{bursts:?}"))
+            .that(bursts["evidence"]["content_filter"] == "batched", || format!("{bursts}"))
             .that(fix.contains("Asynchronous Filter") && !fix.contains("proxy_buffering"), || format!("fix {fix:?}"));
         outcomes.add(check);
 

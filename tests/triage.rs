@@ -13,7 +13,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use streamscope_e2e::{encode_component, with_page, Check, Outcomes, Page, REPORT_LIMIT};
+use streamscope_e2e::{encode_component, finding, with_page, Check, Outcomes, Page, REPORT_LIMIT};
 
 /// A short healthy stream: failures here come from the triage parameters, not from the stream.
 const SHORT: &str = "tokens=3&cadence_ms=5&first_ms=20";
@@ -39,10 +39,7 @@ fn failed_with(name: &str, report: &Value, codes: &[&str]) -> Check {
 
 /// The evidence of the first finding with `code` (`Null` when there is none).
 fn evidence(report: &Value, code: &str) -> Value {
-    report["findings"]
-        .as_array()
-        .and_then(|f| f.iter().find(|f| f["code"] == code))
-        .map_or(Value::Null, |f| f["evidence"].clone())
+    finding(report, code)["evidence"].clone()
 }
 
 /// The exact-request query for a POST of `body` to `target`.

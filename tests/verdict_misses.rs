@@ -16,7 +16,7 @@
 //! Needs a built page (`trunk build --release`), chromium, chromium-driver and nginx.
 
 use serde_json::Value;
-use streamscope_e2e::{relay, with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
+use streamscope_e2e::{finding, relay, with_page, with_page_and_nginx, Check, Outcomes, Page, Proxies, Proxy};
 use streamscope_lab::relay::RelayPolicy;
 
 async fn run(page: &Page, target_url: &str) -> Value {
@@ -26,14 +26,6 @@ async fn run(page: &Page, target_url: &str) -> Value {
 /// One short unchecked run: the first run of a fresh browser is slower than the ones after it.
 async fn warm_up(page: &Page) {
     run(page, &page.lab_url("/v1/chat/completions?tokens=3&cadence_ms=10&first_ms=50")).await;
-}
-
-/// The finding with `code` in a report (null when absent).
-fn finding<'a>(report: &'a Value, code: &str) -> &'a Value {
-    report["findings"]
-        .as_array()
-        .and_then(|all| all.iter().find(|f| f["code"] == code))
-        .unwrap_or(&Value::Null)
 }
 
 /// The chat-completions URL with `params` behind the relay at `addr`.

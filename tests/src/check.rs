@@ -4,6 +4,14 @@
 
 use serde_json::Value;
 
+/// The first finding with `code` in a report (`Null` when there is none, so its fields read as `Null`).
+pub fn finding<'a>(report: &'a Value, code: &str) -> &'a Value {
+    report["findings"]
+        .as_array()
+        .and_then(|all| all.iter().find(|f| f["code"] == code))
+        .unwrap_or(&Value::Null)
+}
+
 /// The checks of one scenario's report.
 #[derive(Debug, Clone)]
 pub struct Check {

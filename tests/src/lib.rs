@@ -41,7 +41,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 
 pub use caddy::SiteCaddy;
-pub use check::{Check, Outcomes};
+pub use check::{finding, Check, Outcomes};
 pub use dist::workspace_dir;
 pub use nginx::Proxies;
 pub use nginx_conf::Proxy;
