@@ -304,6 +304,30 @@ async fn text_said_again_and_a_slow_model_are_said() {
         check.that(!first_word.is_empty() && text.matches(first_word.as_str()).count() >= 29, || format!("the text as a client shows it: {text:?}"));
         outcomes.add(check);
 
+        // Anthropic thinking deltas each holding the reasoning so far (what Spring AI's and MiniMax's
+        // `reasoning_content` were reported to send), then two answer tokens (the second repeats the
+        // first: one repeat, too few to say): the reasoning's repeats are said, with the reasoning shown
+        // as such a client shows it.
+        let report = run(&page, &page.lab_url("/v1/messages?dialect=anthropic&reasoning=30&cumulative=1&tokens=2&cadence_ms=5&first_ms=200")).await;
+        let mut check = Check::new("dialect=anthropic reasoning=30 cumulative=1", &report);
+        check.verdict("streaming").finding("cumulative_deltas").no_finding("resent_text");
+        let said = finding(&report, "cumulative_deltas");
+        check.that(
+            said["evidence"]["cumulative_reasoning_events"] == 29
+                && said["evidence"]["reasoning_events"] == 30
+                && said["evidence"]["cumulative_events"] == 1,
+            || format!("cumulative_deltas: {said}"),
+        );
+        let shown = page.testid_text("finding-cumulative_deltas").await.unwrap_or_default();
+        check.that(shown.contains("resent the reasoning so far"), || format!("the finding on the page: {shown:?}"));
+        let reasoning = page.testid_text("reasoning-text").await.unwrap_or_default();
+        let first_word = reasoning.split_whitespace().next().unwrap_or_default().to_string();
+        check.that(
+            !first_word.is_empty() && reasoning.matches(first_word.as_str()).count() >= 29,
+            || format!("the reasoning as a client shows it: {reasoning:?}"),
+        );
+        outcomes.add(check);
+
         // A healthy stream of 25 tokens 150 ms apart (6.7 a second), counted by the lab's usage chunk:
         // the model is slow, not the path.
         let report = run(&page, &page.lab_url("/v1/chat/completions?tokens=25&cadence_ms=150&first_ms=50")).await;

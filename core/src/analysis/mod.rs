@@ -89,6 +89,19 @@ fn keep_up_to_cap(text: &mut String, s: &mut String) -> usize {
     dropped
 }
 
+/// Whether an event's `text` repeats the one before it whole and adds to it, that one being the last
+/// `last_bytes` of `so_far` (see [`Analysis::cumulative_events`]): the bytes said again (0 when it does
+/// not; a repeat is of two characters at least), and the length to compare the next event with. Not for
+/// raw text (`raw`), whose reads are wherever the network cut the bytes: a text of one repeated word would
+/// look like it.
+fn repeat_of(raw: bool, so_far: &str, last_bytes: usize, text: &str) -> (usize, usize) {
+    let last = so_far.get(so_far.len().saturating_sub(last_bytes)..).unwrap_or_default();
+    let repeats = !raw && text.len() > last.len() && last.chars().nth(1).is_some() && text.starts_with(last);
+    // An event the text's cap cuts does not end the text: nothing to compare the next with.
+    let next = if so_far.len() + text.len() <= MAX_TEXT_BYTES { text.len() } else { 0 };
+    (if repeats { last.len() } else { 0 }, next)
+}
+
 /// Everything the analyzer extracted from a stream so far.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
@@ -191,7 +204,7 @@ pub struct Analysis {
     /// [`TOOL_NAMES_KEPT`] different ones, each cut to [`TOOL_NAME_CHARS`] characters.
     #[serde(default)]
     pub tool_names: Vec<String>,
-    /// Bytes of answer text (and, for LangGraph, reasoning and tool-call arguments) that events repeated
+    /// Bytes of answer text and reasoning (and, for LangGraph, tool-call arguments) that events repeated
     /// from the events before them: a stream of the whole text so far, whose bytes grow with the square
     /// of the answer. Read as such where the format allows it (`json-text`'s cumulative values,
     /// LangGraph's `messages/partial`: [`crate::findings`]'s `resent_text`); counted in
@@ -204,10 +217,23 @@ pub struct Analysis {
     /// is kept as sent, as such a client shows it.
     #[serde(default)]
     pub cumulative_events: usize,
+    /// Reasoning events (`reasoning_content`, thinking deltas, ...), counted as content events are.
+    #[serde(default)]
+    pub reasoning_event_count: usize,
+    /// Reasoning events whose text began with the whole text of the reasoning event before it (two
+    /// characters or more) and added to it, as [`Analysis::cumulative_events`] counts for the answer: a
+    /// server or wrapper that resends the reasoning so far (reported for Spring AI's `reasoning_content`
+    /// and MiniMax's reasoning), which a client shows over and over.
+    #[serde(default)]
+    pub cumulative_reasoning_events: usize,
     /// The length of the last content event's text, the end of [`Analysis::text`], to compare the next
     /// with (0 after a tool call's arguments, which also end up there; not reported).
     #[serde(skip)]
     pub(crate) last_content_bytes: usize,
+    /// The length of the last reasoning event's text, the end of [`Analysis::reasoning_text`] (not
+    /// reported).
+    #[serde(skip)]
+    pub(crate) last_reasoning_bytes: usize,
     /// How much of each message LangGraph's `messages/partial` events repeat was read (not reported).
     #[serde(skip)]
     pub(crate) langgraph_seen: crate::dialect::langgraph::Accumulated,
@@ -245,23 +271,6 @@ impl Analysis {
         }
     }
 
-    /// Counts a content event that repeats the one before it whole and adds to it (see
-    /// [`Analysis::cumulative_events`]), then notes its length to compare the next with. Not for raw text,
-    /// whose reads are wherever the network cut the bytes (a text of one repeated word would look like
-    /// it).
-    fn note_repeat(&mut self, text: &str) {
-        if self.framing == Some(Framing::Raw) {
-            return;
-        }
-        let last = self.text.get(self.text.len().saturating_sub(self.last_content_bytes)..).unwrap_or_default();
-        if text.len() > last.len() && last.chars().nth(1).is_some() && text.starts_with(last) {
-            self.cumulative_events += 1;
-            self.resent_text_bytes += last.len();
-        }
-        // An event the text's cap cuts does not end the text: nothing to compare the next with.
-        self.last_content_bytes = if self.text.len() + text.len() <= MAX_TEXT_BYTES { text.len() } else { 0 };
-    }
-
     fn emit(&mut self, at_ms: f64, read_index: usize, mut kind: EventKind, server_ms: Option<f64>) {
         if self.first_chunk.is_none() && kind != EventKind::KeepAlive {
             self.first_chunk = Some(FirstChunk { at_ms, read_index, role_only: kind == EventKind::RoleOnly });
@@ -271,12 +280,23 @@ impl Analysis {
                 *m = truncate_chars(m, STREAM_ERROR_CHARS);
             }
         }
+        let raw = self.framing == Some(Framing::Raw);
         match &kind {
             EventKind::ToolArgs(_) => {
                 self.tool_arg_events += 1;
                 self.last_content_bytes = 0;
             }
-            EventKind::Content(s) => self.note_repeat(s),
+            EventKind::Content(s) => {
+                let (resent, last) = repeat_of(raw, &self.text, self.last_content_bytes, s);
+                (self.resent_text_bytes, self.last_content_bytes) = (self.resent_text_bytes + resent, last);
+                self.cumulative_events += usize::from(resent > 0);
+            }
+            EventKind::Reasoning(s) => {
+                let (resent, last) = repeat_of(raw, &self.reasoning_text, self.last_reasoning_bytes, s);
+                (self.resent_text_bytes, self.last_reasoning_bytes) = (self.resent_text_bytes + resent, last);
+                self.cumulative_reasoning_events += usize::from(resent > 0);
+                self.reasoning_event_count += 1;
+            }
             _ => {}
         }
         match &mut kind {

@@ -609,35 +609,43 @@ pub fn text_capped(run: &RunFacts) -> Option<Finding> {
 /// short answer costs less than its JSON around it.
 pub const RESENT_TEXT_BYTES: usize = 64 * 1024;
 
-/// How many content events must repeat the one before them for `cumulative_deltas` (with at least half
-/// of those after the first): one or two can do so by chance at the start of an answer.
+/// How many events of one kind (answer or reasoning) must repeat the one before them for
+/// `cumulative_deltas` (with at least half of those after the first): one or two can do so by chance at
+/// the start of an answer.
 pub const CUMULATIVE_EVENTS_MIN: usize = 3;
 
-/// Whether a delta stream's content events repeated the text before them as a rule, not by chance
-/// (`json-text` reads a stream of the text so far as such: not a delta stream).
-fn resends_deltas(a: &crate::analysis::Analysis) -> bool {
-    a.dialect != Dialect::JsonText
-        && a.cumulative_events >= CUMULATIVE_EVENTS_MIN
-        && a.cumulative_events * 2 >= a.content_event_count.saturating_sub(1)
+/// Whether `repeats` of `events` events repeated the text before them as a rule, not by chance.
+fn as_a_rule(repeats: usize, events: usize) -> bool {
+    repeats >= CUMULATIVE_EVENTS_MIN && repeats * 2 >= events.saturating_sub(1)
 }
 
-/// Events that repeated the answer so far, so the stream's bytes grow with the square of the answer:
+/// Events that repeated the text so far, so the stream's bytes grow with the square of the text:
 /// - `cumulative_deltas` (warning) in a delta stream (OpenAI's `delta.content`, ...): its content events
-///   repeated the one before them ([`crate::analysis::Analysis`]'s `cumulative_events`), so a client
-///   that appends them shows the answer over and over; the text is kept as sent;
+///   repeated the one before them ([`crate::analysis::Analysis`]'s `cumulative_events`), or else its
+///   reasoning events did (`cumulative_reasoning_events`), so a client that appends them shows the text
+///   over and over; the text is kept as sent. `json-text` reads a stream of the text so far as such: not
+///   a delta stream;
 /// - `resent_text` (info) in a format that may send the text so far (`json-text`, LangGraph's
 ///   `messages/partial`, each read as what is new): over [`RESENT_TEXT_BYTES`] said again.
 pub fn repeated_text(run: &RunFacts) -> Option<Finding> {
     let a = run.analysis;
-    let deltas = resends_deltas(a);
-    if !deltas && a.resent_text_bytes < RESENT_TEXT_BYTES {
-        return None;
-    }
-    let (code, severity, title, detail, fix) = if deltas {
+    let delta_stream = a.dialect != Dialect::JsonText;
+    let answer = delta_stream && as_a_rule(a.cumulative_events, a.content_event_count);
+    let reasoning = delta_stream && as_a_rule(a.cumulative_reasoning_events, a.reasoning_event_count);
+    let (code, severity, title, detail, fix) = if answer {
         (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeDeltasTitle, K::CumulativeDeltasDetail, K::CumulativeDeltasFix)
-    } else {
+    } else if reasoning {
+        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeReasoningTitle, K::CumulativeReasoningDetail, K::CumulativeDeltasFix)
+    } else if a.resent_text_bytes >= RESENT_TEXT_BYTES {
         let fix = if a.dialect == Dialect::LangGraph { K::ResentTextFixLangGraph } else { K::ResentTextFix };
         (FindingCode::ResentText, Severity::Info, K::ResentTextTitle, K::ResentTextDetail, fix)
+    } else {
+        return None;
+    };
+    let (n, events) = if answer || !reasoning {
+        (a.cumulative_events, a.content_event_count)
+    } else {
+        (a.cumulative_reasoning_events, a.reasoning_event_count)
     };
     let share = a.resent_text_bytes as f64 / a.bytes.max(1) as f64;
     Some(
@@ -646,15 +654,16 @@ pub fn repeated_text(run: &RunFacts) -> Option<Finding> {
             severity,
             Text::msg(title),
             Text::msg(detail)
-                .count("n", a.cumulative_events)
-                .count("events", a.content_event_count)
+                .count("n", n)
+                .count("events", events)
                 .with("resent", crate::text::bytes(a.resent_text_bytes as f64))
                 .with("body", crate::text::bytes(a.bytes as f64))
                 .with("share", crate::fixed::fixed(share * 100.0, 0)),
         )
         .fix(Text::msg(fix))
         .evidence(json_object!({"resent_text_bytes": a.resent_text_bytes, "body_bytes": a.bytes,
-            "content_events": a.content_event_count, "cumulative_events": a.cumulative_events})),
+            "content_events": a.content_event_count, "cumulative_events": a.cumulative_events,
+            "reasoning_events": a.reasoning_event_count, "cumulative_reasoning_events": a.cumulative_reasoning_events})),
     )
 }
 

@@ -34,7 +34,7 @@
 //! | `linger_ms` | 0 | `stream` (every dialect): after the last write (the end marker), the response stays open N ms, or until the client leaves, before the body ends: a server that forgets to end its response |
 //! | `stamp` | 1 ([`DEFAULT_STAMP`]) | `0`: JSON events carry no `server_ms` (what real providers send: no server timestamps), in every mode and dialect |
 //! | `batch` | 1 ([`DEFAULT_BATCH`]) | `stream`: content events leave K at a time in ONE write, at the deadline of the last event of each group (the last group may be shorter), each stamped at that write: an inference engine's micro-batching or multi-step scheduling |
-//! | `cumulative` | 0 | `1`: every content event carries the whole answer so far, not only its new tokens (in every dialect): a server, gateway or wrapper that resends the text so far instead of a delta |
+//! | `cumulative` | 0 | `1`: every content event carries the whole answer so far, not only its new tokens, and every reasoning event (`reasoning`) the whole reasoning so far (in every dialect): a server, gateway or wrapper that resends the text so far instead of a delta |
 //! | `prompt` | — | the prompt text, instead of the body's (a GET has no body): what `usage.prompt_tokens` and the simulated prefix cache count (see [`crate::scenarios::prompt_cache`]) |
 //! | `usage_style` | `deepseek` | OpenAI chat only: the usage's cache fields, `deepseek` (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`) or `openai` (`prompt_tokens_details.cached_tokens`) |
 //! | `slots` | — | K (1-[`MAX_SLOTS`](crate::scenarios::slots::MAX_SLOTS)): at most K streams of the pool served at once, the rest wait in FIFO order after their response head went out; the stream's clock (role chunk, `first_ms`, cadence, `server_ms`) starts when it gets its slot, which it holds until its last byte (see [`crate::scenarios::slots`]); the head carries `X-Lab-Queue-Position` |
@@ -219,7 +219,8 @@ pub struct StreamSettings {
     pub content_filter: Option<LabFilter>,
     /// `tool_call=1`: the answer is a tool call whose arguments stream (OpenAI chat only).
     pub tool_call: bool,
-    /// `cumulative=1`: every content event carries the whole answer so far ([`Self::event_text`]).
+    /// `cumulative=1`: every content event carries the whole answer so far ([`Self::event_text`]), and
+    /// every reasoning event the whole reasoning so far.
     pub cumulative: bool,
 }
 
@@ -717,6 +718,10 @@ mod tests {
         // Its planned size grows with the square of the tokens: 20,000 tokens ask for more than 1 GiB.
         assert!(settings("tokens=20000", "").is_ok());
         assert!(settings("tokens=20000&cumulative=1", "").unwrap_err().contains("cumulative=1 with tokens=20000"));
+        // And its reasoning's: 20,000 reasoning tokens too.
+        assert!(settings("dialect=anthropic&tokens=10&reasoning=20000", "").is_ok());
+        let refused = settings("dialect=anthropic&tokens=10&reasoning=20000&cumulative=1", "").unwrap_err();
+        assert!(refused.contains("tokens=10 and reasoning=20000") && refused.contains("lower tokens or reasoning"), "{refused}");
     }
 
     #[test]

@@ -51,7 +51,9 @@ pub fn planned_body_bytes(settings: &StreamSettings) -> u64 {
         }
     };
     let json_events = events + settings.reasoning_tokens as u64 + FRAME_EVENTS;
-    let reasoning_text = settings.reasoning_tokens as u64 * TOKEN_TEXT_BYTES;
+    let reasoning = settings.reasoning_tokens as u64;
+    let reasoning_tokens = if settings.cumulative { reasoning.saturating_mul(reasoning + 1) / 2 } else { reasoning };
+    let reasoning_text = reasoning_tokens.saturating_mul(TOKEN_TEXT_BYTES);
     json_events
         .saturating_mul(per_event + settings.pad_bytes as u64)
         .saturating_add(text)
@@ -66,10 +68,14 @@ pub fn check(settings: &StreamSettings) -> Result<(), String> {
         return Ok(());
     }
     if settings.cumulative {
+        let (reasoning, or_reasoning) = match settings.reasoning_tokens {
+            0 => (String::new(), ""),
+            n => (format!(" and reasoning={n}"), " or reasoning"),
+        };
         return Err(format!(
-            "response too large: cumulative=1 with tokens={} resends the answer so far in every event, \
-             about {planned} bytes in all, over the lab's limit of {MAX_RESPONSE_BYTES} bytes (1 GiB); \
-             lower tokens",
+            "response too large: cumulative=1 with tokens={}{reasoning} resends the text so far in every \
+             event, about {planned} bytes in all, over the lab's limit of {MAX_RESPONSE_BYTES} bytes (1 GiB); \
+             lower tokens{or_reasoning}",
             settings.tokens
         ));
     }

@@ -408,20 +408,27 @@ fn resent_text_of_langgraph_messages_says_to_stream_message_tuples() {
     assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("messages-tuple")), "{:?}", f.fix);
 }
 
-/// `n` OpenAI chat chunks, each with the whole text so far (`cumulative`) or only its new word, and the
-/// end marker; with the bytes a cumulative stream repeats.
-fn openai_words(n: usize, cumulative: bool) -> (Trace, usize) {
+/// `n` reads at 1 ms apart from `start_ms`, each `chunk` of a word `{prefix}{i} ` or, `cumulative`, of
+/// every word so far; with the bytes a cumulative stream repeats (the text before each read).
+fn words_so_far(n: usize, cumulative: bool, prefix: &str, start_ms: f64, chunk: fn(&str) -> String) -> (Vec<(f64, String)>, usize) {
     let (mut so_far, mut repeated) = (String::new(), 0);
-    let mut reads: Vec<(f64, String)> = (0..n)
+    let reads = (0..n)
         .map(|i| {
-            let word = format!("w{i} ");
+            let word = format!("{prefix}{i} ");
             if cumulative && i > 0 {
                 repeated += so_far.len();
             }
             so_far.push_str(&word);
-            (100.0 + i as f64, content(if cumulative { &so_far } else { &word }))
+            (start_ms + i as f64, chunk(if cumulative { &so_far } else { &word }))
         })
         .collect();
+    (reads, repeated)
+}
+
+/// `n` OpenAI chat chunks, each with the whole text so far (`cumulative`) or only its new word, and the
+/// end marker; with the bytes a cumulative stream repeats.
+fn openai_words(n: usize, cumulative: bool) -> (Trace, usize) {
+    let (mut reads, repeated) = words_so_far(n, cumulative, "w", 100.0, content);
     reads.push((100.0 + n as f64, done()));
     (sse(reads), repeated)
 }
@@ -446,6 +453,41 @@ fn cumulative_deltas_say_that_a_client_shows_the_answer_over_and_over() {
     assert_eq!(alone(repeated_text, openai_words(20, false).0), None);
     assert_eq!(alone(repeated_text, openai_words(3, true).0), None);
     silent_on_healthy(repeated_text);
+}
+
+/// `n` OpenAI chat chunks of reasoning (`reasoning_content`), each the whole reasoning so far
+/// (`cumulative`) or only its new word, then 10 content deltas and the end marker; with the bytes the
+/// cumulative reasoning repeats.
+fn openai_reasoning(n: usize, cumulative: bool) -> (Trace, usize) {
+    let reasoning = |text: &str| format!("data: {{\"choices\":[{{\"delta\":{{\"reasoning_content\":\"{text}\"}}}}]}}\n\n");
+    let (mut reads, repeated) = words_so_far(n, cumulative, "r", 50.0, reasoning);
+    reads.extend(words_so_far(10, false, "w", 100.0, content).0);
+    reads.push((120.0, done()));
+    (sse(reads), repeated)
+}
+
+#[test]
+fn cumulative_reasoning_says_that_a_client_shows_the_reasoning_over_and_over() {
+    let (trace, repeated) = openai_reasoning(12, true);
+    let facts = Facts::of(trace);
+    let run = facts.run();
+    // Kept as sent; the answer after it, in deltas, is read as it was.
+    assert!(run.analysis.reasoning_text.starts_with("r0 r0 r1 r0 r1 r2 "), "{}", run.analysis.reasoning_text);
+    assert!(run.analysis.text.starts_with("w0 w1 w2 "), "{}", run.analysis.text);
+    let f = said_in_both(repeated_text(&run).expect("cumulative_deltas"));
+    assert_eq!((f.code, f.severity), (FindingCode::CumulativeDeltas, Severity::Warning));
+    assert_eq!(f.evidence["cumulative_reasoning_events"], 11);
+    assert_eq!(f.evidence["reasoning_events"], 12);
+    assert_eq!(f.evidence["cumulative_events"], 0);
+    assert_eq!(f.evidence["content_events"], 10);
+    assert_eq!(f.evidence["resent_text_bytes"].as_u64(), Some(repeated as u64));
+    assert!(f.title.contains("reasoning so far"), "{}", f.title);
+    assert!(f.detail.contains("11 of the 12 reasoning events"), "{}", f.detail);
+    assert!(f.fix.as_ref().is_some_and(|fix| fix.contains("hop ladder")), "{:?}", f.fix);
+
+    // Reasoning in deltas, and a cumulative start too short to be more than chance, say nothing.
+    assert_eq!(alone(repeated_text, openai_reasoning(12, false).0), None);
+    assert_eq!(alone(repeated_text, openai_reasoning(3, true).0), None);
 }
 
 #[test]

@@ -111,5 +111,7 @@ key_group! {
         CumulativeDeltasTitle,
         CumulativeDeltasDetail,
         CumulativeDeltasFix,
+        CumulativeReasoningTitle,
+        CumulativeReasoningDetail,
     }
 }

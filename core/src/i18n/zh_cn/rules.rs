@@ -112,6 +112,8 @@ pub fn template(key: RulesKey) -> &'static str {
         RulesKey::ResentTextFixLangGraph => "改用 stream_mode \"messages-tuple\"（而不是 \"messages\"）进行流式传输：这样每个事件只携带一条消息的新 token，形式为 [message chunk, metadata]。",
         RulesKey::CumulativeDeltasTitle => "每个事件都重发了目前为止的回答，客户端会重复显示",
         RulesKey::CumulativeDeltasDetail => "{events} 个内容事件中有 {n} 个都以前一个事件的完整文本开头，再加上新的内容：服务器在每个事件中发送目前为止的整段回答，而这种格式本应只发送新的部分。像各种 SDK 和聊天界面那样逐个追加事件文本的客户端会一遍又一遍地显示回答，正如下面的文本所示。收到的 {body} 中有 {resent}（{share}%）是重复发送的文本：字节数随回答长度的平方增长。",
+        RulesKey::CumulativeReasoningTitle => "每个事件都重发了目前为止的推理，客户端会重复显示",
+        RulesKey::CumulativeReasoningDetail => "{events} 个推理事件中有 {n} 个都以前一个推理事件的完整推理开头，再加上新的内容：服务器在每个事件中发送目前为止的整段推理，而这种格式本应只发送新的部分。像各种 SDK 和聊天界面那样逐个追加事件推理的客户端会一遍又一遍地显示推理，正如下面的推理所示。收到的 {body} 中有 {resent}（{share}%）是重复发送的文本：字节数随推理长度的平方增长。",
         RulesKey::CumulativeDeltasFix => "每个事件只发送新的文本。如果模型服务器本身发送的是增量，那么是它前面的某一层（网关、封装层、SDK 适配器）把增量变成了目前为止的文本：用逐跳测量逐层测量，找出是哪一层。修复之前，客户端可以只保留已有文本之后的部分。",
     }
 }

@@ -23,7 +23,8 @@ pub(super) fn steps(settings: &StreamSettings) -> impl Iterator<Item = (f64, Ste
     let reasoning = settings.reasoning_tokens;
     let reasoning_steps = (0..reasoning).map(move |i| {
         let before_ms = (reasoning - i) as f64 * settings.cadence_ms;
-        let text = span_text(i..i + 1);
+        // `cumulative`: the reasoning so far, as a server that resends it in every event sends it.
+        let text = span_text(if settings.cumulative { 0..i + 1 } else { i..i + 1 });
         (
             (settings.first_ms - before_ms).max(0.0),
             Step::Reasoning(text),
@@ -107,5 +108,20 @@ mod tests {
         assert_eq!(at, [0.0, 80.0, 90.0, 100.0, 110.0, 120.0, 120.0]);
         assert!(matches!(all[1].1, Step::Reasoning(_)));
         assert_eq!(all.last().unwrap().1, Step::End);
+    }
+
+    #[test]
+    fn cumulative_reasoning_carries_the_reasoning_so_far() {
+        let step_texts = |query: &str| {
+            let s = StreamSettings::from_request(&Query::parse(query), b"").unwrap();
+            steps(&s).filter_map(|(_, step)| match step {
+                Step::Reasoning(text) => Some(text),
+                _ => None,
+            }).collect::<Vec<_>>()
+        };
+        let plain = step_texts("dialect=anthropic&tokens=2&reasoning=3");
+        let so_far = step_texts("dialect=anthropic&tokens=2&reasoning=3&cumulative=1");
+        assert_eq!(plain, [span_text(0..1), span_text(1..2), span_text(2..3)]);
+        assert_eq!(so_far, [span_text(0..1), span_text(0..2), span_text(0..3)]);
     }
 }
