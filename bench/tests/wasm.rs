@@ -16,6 +16,10 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_config
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// The page's allocator (src/main.rs): what the analysis allocates costs what it costs on the page.
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Timed passes per measurement (after one untimed warm-up pass).
 const PASSES: usize = 5;
 

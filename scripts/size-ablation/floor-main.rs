@@ -9,6 +9,10 @@ use streamscope_core::i18n::Lang;
 use streamscope_core::report::export::{import_in, report_json_text, Export, Imported};
 use streamscope_core::report::markdown::campaign_markdown;
 
+/// The page's allocator (src/main.rs).
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 fn main() {
     console_error_panic_hook::set_once();
     if streamscope::net::worker::serve::in_worker() {
