@@ -470,7 +470,12 @@ impl StreamSettings {
     /// The text of content event `index`: its tokens, or with `cumulative` every token up to its last
     /// (the answer so far, as a server that resends it in every event sends it).
     pub fn event_text(&self, index: usize) -> String {
-        let tokens = self.event_tokens(index);
+        self.sent_text(self.event_tokens(index))
+    }
+
+    /// The text an event of `tokens` sends: those tokens, or with `cumulative` every token up to its
+    /// last (the text so far; content and reasoning alike).
+    pub fn sent_text(&self, tokens: std::ops::Range<usize>) -> String {
         crate::scenarios::passage::span_text(if self.cumulative { 0..tokens.end } else { tokens })
     }
 

@@ -27,13 +27,18 @@ const MALFORMED_EVENTS: u64 = 13;
 /// The `malformed` script's long line.
 const MALFORMED_LONG_LINE_BYTES: u64 = 1_048_576;
 
+/// The bytes of text `tokens` tokens are sent as: once each, or with `cumulative` the k-th event
+/// carrying k events' tokens (an upper estimate: one token an event).
+fn text_bytes(tokens: usize, cumulative: bool) -> u64 {
+    let tokens = tokens as u64;
+    let sent = if cumulative { tokens.saturating_mul(tokens + 1) / 2 } else { tokens };
+    sent.saturating_mul(TOKEN_TEXT_BYTES)
+}
+
 /// An upper estimate of the body `settings` ask for, in bytes.
 pub fn planned_body_bytes(settings: &StreamSettings) -> u64 {
     let per_event = EVENT_OVERHEAD_BYTES + settings.model.len() as u64;
-    // `cumulative`: the k-th event carries k events' tokens.
-    let tokens = settings.tokens as u64;
-    let text_tokens = if settings.cumulative { tokens.saturating_mul(tokens + 1) / 2 } else { tokens };
-    let text = text_tokens.saturating_mul(TOKEN_TEXT_BYTES);
+    let text = text_bytes(settings.tokens, settings.cumulative);
     if !settings.stream {
         // One `chat.completion` object, no padding.
         return per_event + text;
@@ -51,9 +56,7 @@ pub fn planned_body_bytes(settings: &StreamSettings) -> u64 {
         }
     };
     let json_events = events + settings.reasoning_tokens as u64 + FRAME_EVENTS;
-    let reasoning = settings.reasoning_tokens as u64;
-    let reasoning_tokens = if settings.cumulative { reasoning.saturating_mul(reasoning + 1) / 2 } else { reasoning };
-    let reasoning_text = reasoning_tokens.saturating_mul(TOKEN_TEXT_BYTES);
+    let reasoning_text = text_bytes(settings.reasoning_tokens, settings.cumulative);
     json_events
         .saturating_mul(per_event + settings.pad_bytes as u64)
         .saturating_add(text)

@@ -13,7 +13,6 @@ use crate::http::piece::Piece;
 use crate::http::socket::Socket;
 use crate::scenarios::chunks::ChunkWriter;
 use crate::scenarios::dialect_events::{DialectWriter, EndFacts, Step};
-use crate::scenarios::passage::span_text;
 use crate::scenarios::settings::StreamSettings;
 
 /// The steps of a timed response and their deadlines in ms after the request: the start at 0, the
@@ -23,8 +22,7 @@ pub(super) fn steps(settings: &StreamSettings) -> impl Iterator<Item = (f64, Ste
     let reasoning = settings.reasoning_tokens;
     let reasoning_steps = (0..reasoning).map(move |i| {
         let before_ms = (reasoning - i) as f64 * settings.cadence_ms;
-        // `cumulative`: the reasoning so far, as a server that resends it in every event sends it.
-        let text = span_text(if settings.cumulative { 0..i + 1 } else { i..i + 1 });
+        let text = settings.sent_text(i..i + 1);
         (
             (settings.first_ms - before_ms).max(0.0),
             Step::Reasoning(text),
@@ -95,6 +93,7 @@ pub(super) async fn stream(
 mod tests {
     use super::*;
     use crate::http::query::Query;
+    use crate::scenarios::passage::span_text;
 
     #[test]
     fn reasoning_ends_before_the_first_token_and_the_end_follows_the_last() {
