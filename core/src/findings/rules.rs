@@ -632,20 +632,18 @@ pub fn repeated_text(run: &RunFacts) -> Option<Finding> {
     let delta_stream = a.dialect != Dialect::JsonText;
     let answer = delta_stream && as_a_rule(a.cumulative_events, a.content_event_count);
     let reasoning = delta_stream && as_a_rule(a.cumulative_reasoning_events, a.reasoning_event_count);
-    let (code, severity, title, detail, fix) = if answer {
-        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeDeltasTitle, K::CumulativeDeltasDetail, K::CumulativeDeltasFix)
+    // The words, and the events they count: the answer's, or the reasoning's when only it repeated.
+    let answer_events = (a.cumulative_events, a.content_event_count);
+    let (code, severity, title, detail, fix, (n, events)) = if answer {
+        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeDeltasTitle, K::CumulativeDeltasDetail, K::CumulativeDeltasFix, answer_events)
     } else if reasoning {
-        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeReasoningTitle, K::CumulativeReasoningDetail, K::CumulativeDeltasFix)
+        let reasoning_events = (a.cumulative_reasoning_events, a.reasoning_event_count);
+        (FindingCode::CumulativeDeltas, Severity::Warning, K::CumulativeReasoningTitle, K::CumulativeReasoningDetail, K::CumulativeDeltasFix, reasoning_events)
     } else if a.resent_text_bytes >= RESENT_TEXT_BYTES {
         let fix = if a.dialect == Dialect::LangGraph { K::ResentTextFixLangGraph } else { K::ResentTextFix };
-        (FindingCode::ResentText, Severity::Info, K::ResentTextTitle, K::ResentTextDetail, fix)
+        (FindingCode::ResentText, Severity::Info, K::ResentTextTitle, K::ResentTextDetail, fix, answer_events)
     } else {
         return None;
-    };
-    let (n, events) = if answer || !reasoning {
-        (a.cumulative_events, a.content_event_count)
-    } else {
-        (a.cumulative_reasoning_events, a.reasoning_event_count)
     };
     let share = a.resent_text_bytes as f64 / a.bytes.max(1) as f64;
     Some(
