@@ -21,7 +21,7 @@ mod value;
 
 pub use nesting::nesting_after;
 pub use number::Num;
-pub use object::to_json;
+pub use object::{object_of, to_json};
 pub use reader::{JsonError, Reader};
 pub use value::parse_value;
 
