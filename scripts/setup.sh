@@ -80,4 +80,18 @@ mkdir -p "$CARGO_TARGET_DIR"
 
 # Trunk builds offline (no tool downloads, cargo --offline), so fetch crates once here.
 (cd "$ROOT" && cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked)
+
+# The wasm's panic locations name a crate from crates.io by its path in cargo's registry
+# (`/root/.cargo/registry/src/index.crates.io-<hash>/serde_json-1.0.154/src/...`); from the crate's own
+# folder on they say the same in fewer bytes: a run 309 B less gzipped (issue 13's size budget, BENCHMARKS.md,
+# Size). Cargo adds these flags to .cargo/config.toml's for the wasm target; added once, so that every build
+# that sources this file has the same flags and reuses the same compiled crates.
+for registry_src in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$registry_src" ] || continue
+  case "$registry_src" in *" "*) continue ;; esac # cargo splits this variable's flags on spaces
+  remap="--remap-path-prefix=$registry_src="
+  case " ${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} " in *" $remap "*) ;; *)
+    export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:+$CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS }$remap" ;;
+  esac
+done
 log "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-split-cli $WASM_SPLIT_VERSION, wasm-opt 132, $(chromium --version 2>/dev/null | tr -d '\n' || true)"
