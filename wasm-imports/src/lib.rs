@@ -1,0 +1,283 @@
+//! Short names for the wasm's imports from its JS glue (issue 13's size budget).
+//!
+//! wasm-bindgen names most functions the wasm imports from its glue `__wbg_<name>_<16 hex digits>`: in
+//! the page's main module, 209 imports and about 7 KB of names, half of it hashes that gzip cannot
+//! compress. The glue only needs each name to match its key in the imports object it hands to
+//! `WebAssembly.instantiate`, so this step renames both sides, after wasm-bindgen and wasm-opt and before
+//! the integrity hashes are taken (`scripts/split-wasm.sh`): `a`, `b`, ... `Z`, `aa`, `ab`, ...
+//!
+//! What it refuses, so that a change in wasm-bindgen's output fails the build instead of shipping a page
+//! that cannot start: a module that is not wasm, an import description it does not know, and a renamed
+//! name that is not exactly once a key of the glue (`name:`).
+
+use std::fmt;
+
+/// Why the wasm or the glue could not be renamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn error<T>(what: impl Into<String>) -> Result<T, Error> {
+    Err(Error(what.into()))
+}
+
+/// One import renamed: its name before and after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rename {
+    /// The name wasm-bindgen gave it.
+    pub old: String,
+    /// The short name it has now.
+    pub new: String,
+}
+
+/// The `n`-th short name: `a`..`z`, `A`..`Z`, then two letters, and so on.
+pub fn short_name(mut n: usize) -> String {
+    const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut name = Vec::new();
+    loop {
+        name.push(LETTERS[n % 52]);
+        n /= 52;
+        if n == 0 {
+            break;
+        }
+        n -= 1;
+    }
+    name.reverse();
+    String::from_utf8(name).unwrap_or_default()
+}
+
+/// Reads bytes of a wasm module from the front.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Result<u8, Error> {
+        let Some(&b) = self.bytes.get(self.at) else { return error("the wasm ends inside a section") };
+        self.at += 1;
+        Ok(b)
+    }
+
+    /// An unsigned LEB128 number of at most 32 bits.
+    fn u32(&mut self) -> Result<u32, Error> {
+        let mut value = 0u64;
+        for shift in (0..35).step_by(7) {
+            let b = self.byte()?;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return u32::try_from(value).or_else(|_| error("a number in the wasm is out of range"));
+            }
+        }
+        error("a number in the wasm is too long")
+    }
+
+    /// A signed LEB128 number (read past: its value is not needed).
+    fn skip_signed(&mut self) -> Result<(), Error> {
+        for _ in 0..10 {
+            if self.byte()? & 0x80 == 0 {
+                return Ok(());
+            }
+        }
+        error("a number in the wasm is too long")
+    }
+
+    fn take(&mut self, len: usize) -> Result<&'a [u8], Error> {
+        let end = self.at.checked_add(len).filter(|&end| end <= self.bytes.len());
+        let Some(end) = end else { return error("the wasm ends inside a section") };
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn name(&mut self) -> Result<&'a str, Error> {
+        let len = self.u32()? as usize;
+        std::str::from_utf8(self.take(len)?).or_else(|_| error("an import's name is not UTF-8"))
+    }
+
+    fn done(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+}
+
+fn write_u32(out: &mut Vec<u8>, mut n: u32) {
+    loop {
+        let b = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn write_name(out: &mut Vec<u8>, name: &str) {
+    write_u32(out, name.len() as u32);
+    out.extend_from_slice(name.as_bytes());
+}
+
+/// Reads past an import's description (what it imports), by its kind.
+fn skip_description(r: &mut Reader<'_>, kind: u8) -> Result<(), Error> {
+    match kind {
+        // A function: its type's index.
+        0x00 => r.u32().map(drop),
+        // A table: its element type, then its limits.
+        0x01 => {
+            skip_value_type(r)?;
+            skip_limits(r)
+        }
+        0x02 => skip_limits(r),
+        // A global: its value type and whether it is mutable.
+        0x03 => {
+            skip_value_type(r)?;
+            r.byte().map(drop)
+        }
+        // A tag: its attribute and its type's index.
+        0x04 => {
+            r.byte()?;
+            r.u32().map(drop)
+        }
+        other => error(format!("an import of an unknown kind 0x{other:02x}")),
+    }
+}
+
+fn skip_value_type(r: &mut Reader<'_>) -> Result<(), Error> {
+    // `(ref null ht)` and `(ref ht)` carry a heap type after them; every other type is one byte.
+    if matches!(r.byte()?, 0x63 | 0x64) {
+        r.skip_signed()?;
+    }
+    Ok(())
+}
+
+fn skip_limits(r: &mut Reader<'_>) -> Result<(), Error> {
+    let flags = r.byte()?;
+    if flags & !0x07 != 0 {
+        return error(format!("limits with unknown flags 0x{flags:02x}"));
+    }
+    // memory64's limits are 64-bit numbers: read them as signed (same encoding length rules).
+    let skip = |r: &mut Reader<'_>| if flags & 0x04 != 0 { r.skip_signed() } else { r.u32().map(drop) };
+    skip(r)?;
+    if flags & 0x01 != 0 {
+        skip(r)?;
+    }
+    Ok(())
+}
+
+/// Renames every function the module `wasm` imports from `module` (the glue), in order, to the next
+/// short name not already an import name of that module. Returns the new wasm and the renames; every
+/// other byte is as it was.
+pub fn shorten_imports(wasm: &[u8], module: &str) -> Result<(Vec<u8>, Vec<Rename>), Error> {
+    const HEADER: &[u8] = b"\0asm\x01\0\0\0";
+    if !wasm.starts_with(HEADER) {
+        return error("not a wasm module (version 1)");
+    }
+    let mut r = Reader { bytes: wasm, at: HEADER.len() };
+    let mut out = HEADER.to_vec();
+    let mut renames = Vec::new();
+    while !r.done() {
+        let id = r.byte()?;
+        let len = r.u32()? as usize;
+        let body = r.take(len)?;
+        if id != 2 {
+            out.push(id);
+            write_u32(&mut out, len as u32);
+            out.extend_from_slice(body);
+            continue;
+        }
+        let section = rename_import_section(body, module, &mut renames)?;
+        out.push(id);
+        write_u32(&mut out, section.len() as u32);
+        out.extend_from_slice(&section);
+    }
+    Ok((out, renames))
+}
+
+fn rename_import_section(body: &[u8], module: &str, renames: &mut Vec<Rename>) -> Result<Vec<u8>, Error> {
+    struct Import<'a> {
+        module: &'a str,
+        name: &'a str,
+        description: &'a [u8],
+    }
+    let mut r = Reader { bytes: body, at: 0 };
+    let count = r.u32()?;
+    let mut imports = Vec::new();
+    for _ in 0..count {
+        let (module, name) = (r.name()?, r.name()?);
+        let start = r.at;
+        let kind = r.byte()?;
+        skip_description(&mut r, kind)?;
+        imports.push(Import { module, name, description: &body[start..r.at] });
+    }
+    if !r.done() {
+        return error("the import section has bytes after its last import");
+    }
+    let is_renamed = |i: &Import<'_>| i.module == module && i.description[0] == 0x00;
+    let kept: Vec<&str> = imports.iter().filter(|i| i.module == module && !is_renamed(i)).map(|i| i.name).collect();
+    let mut next = 0;
+    let mut out = Vec::with_capacity(body.len());
+    write_u32(&mut out, count);
+    for import in &imports {
+        write_name(&mut out, import.module);
+        if is_renamed(import) {
+            let new = loop {
+                let candidate = short_name(next);
+                next += 1;
+                if !kept.contains(&candidate.as_str()) {
+                    break candidate;
+                }
+            };
+            write_name(&mut out, &new);
+            renames.push(Rename { old: import.name.to_owned(), new });
+        } else {
+            write_name(&mut out, import.name);
+        }
+        out.extend_from_slice(import.description);
+    }
+    Ok(out)
+}
+
+fn is_identifier_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// The glue with every renamed import's key said by its new name. Each old name must be a key of the
+/// glue's imports object (`name:`, not part of a longer name) exactly once.
+pub fn rename_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Error> {
+    let mut at_old: Vec<(usize, &Rename)> = Vec::with_capacity(renames.len());
+    for rename in renames {
+        let keys: Vec<usize> = glue
+            .match_indices(rename.old.as_str())
+            .map(|(at, _)| at)
+            .filter(|&at| {
+                let before = at.checked_sub(1).map(|i| glue.as_bytes()[i]);
+                let after = glue.as_bytes().get(at + rename.old.len()).copied();
+                !before.is_some_and(is_identifier_byte) && after == Some(b':')
+            })
+            .collect();
+        match keys[..] {
+            [at] => at_old.push((at, rename)),
+            _ => return error(format!("the glue has {} keys `{}:`, not one", keys.len(), rename.old)),
+        }
+    }
+    at_old.sort_by_key(|&(at, _)| at);
+    let mut out = String::with_capacity(glue.len());
+    let mut from = 0;
+    for (at, rename) in at_old {
+        out.push_str(&glue[from..at]);
+        out.push_str(&rename.new);
+        from = at + rename.old.len();
+    }
+    out.push_str(&glue[from..]);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;
