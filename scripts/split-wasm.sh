@@ -6,7 +6,7 @@
 # data-cargo-features) and writes its glue and wasm; this hook then takes cargo's own output (linked with
 # relocations, build.rs), splits it with wasm-split-cli, runs wasm-bindgen (--keep-lld-exports: the chunks
 # import the main module's function table) and, for a release build, `wasm-opt -Oz` on every module and
-# short names for the functions the main module imports from its glue (wasm-imports/), and puts the
+# short names for what the main module and its glue name each other by (wasm-names/), and puts the
 # results in Trunk's staging folder:
 #   - the glue and main module under Trunk's hashed names, with index.html's integrity hashes redone;
 #   - the chunks and their loader as NAME-<id>.wasm and __wasm_split-<id>.js, <id> from the input module,
@@ -70,12 +70,13 @@ rewrite() { # rewrite FILE FROM TO [once]: every FROM (at least one; exactly one
 }
 cp "$work/bindgen/streamscope.js" "$work/glue.js"
 rewrite "$work/glue.js" 'from "./__wasm_split.js"' "from \"./$loader\""
-# The functions the main module imports from the glue, named `__wbg_<name>_<hash>` by wasm-bindgen, get
-# short names in both (wasm-imports/): 3.2 KB less gzipped of the main module and 2.6 KB of the glue
-# (BENCHMARKS.md, Size). It fails the build when the glue does not name each import exactly once.
+# The functions the main module imports from the glue (`__wbg_<name>_<hash>`, wasm-bindgen's names) and
+# those the glue calls in it (`wasm.NAME`) get short names in both (wasm-names/; BENCHMARKS.md, Size).
+# It fails the build when the glue does not name each import exactly once or never calls a renamed
+# export, or when the chunks' loader names one.
 if [ "$profile" = release ]; then
   cargo run --quiet --locked --offline --manifest-path "$(dirname "$0")/../Cargo.toml" \
-    -p streamscope-wasm-imports --bin short-imports -- "$stage/$main_wasm" "$work/glue.js"
+    -p streamscope-wasm-names --bin short-names -- "$stage/$main_wasm" "$work/glue.js" "$work/split/__wasm_split.js"
 fi
 cp "$work/glue.js" "$stage/$glue"
 if [ -d "$work/bindgen/snippets" ]; then

@@ -8,7 +8,7 @@ source scripts/setup.sh
 step() { printf '\n[test] === %s ===\n' "$*" >&2; }
 
 step "core, lab and the release build's import renaming (native)"
-cargo test --locked -p streamscope-core -p streamscope-lab -p streamscope-wasm-imports
+cargo test --locked -p streamscope-core -p streamscope-lab -p streamscope-wasm-names
 
 step "build the page (trunk build --release)"
 trunk build --release

@@ -1,14 +1,18 @@
-//! Short names for the wasm's imports from its JS glue (issue 13's size budget).
+//! Short names for what the page's main module and its JS glue name each other by (issue 13's size
+//! budget).
 //!
 //! wasm-bindgen names most functions the wasm imports from its glue `__wbg_<name>_<16 hex digits>`: in
 //! the page's main module, 209 imports and about 7 KB of names, half of it hashes that gzip cannot
-//! compress. The glue only needs each name to match its key in the imports object it hands to
-//! `WebAssembly.instantiate`, so this step renames both sides, after wasm-bindgen and wasm-opt and before
-//! the integrity hashes are taken (`scripts/split-wasm.sh`): `a`, `b`, ... `Z`, `aa`, `ab`, ...
+//! compress, and the same names again as the keys of the imports object in the glue. The functions the
+//! glue calls in the wasm have long names too (`wasm_bindgen__convert__closures_____invoke__h<hash>`,
+//! `__wbindgen_malloc`, called as `wasm.NAME`). Only the two sides need to agree, so this step renames
+//! both, after wasm-bindgen and wasm-opt and before the integrity hashes are taken
+//! (`scripts/split-wasm.sh`): `a`, `b`, ... `Z`, `aa`, `ab`, ... The memory, the function table and the
+//! globals keep their names: the chunks' loader asks for them by name.
 //!
 //! What it refuses, so that a change in wasm-bindgen's output fails the build instead of shipping a page
-//! that cannot start: a module that is not wasm, an import description it does not know, and a renamed
-//! name that is not exactly once a key of the glue (`name:`).
+//! that cannot start: a module that is not wasm, an import or export it cannot read, a renamed import
+//! that is not exactly once a key of the glue (`name:`), and a renamed export the glue never calls.
 
 use std::fmt;
 
@@ -175,29 +179,96 @@ fn skip_limits(r: &mut Reader<'_>) -> Result<(), Error> {
 /// short name not already an import name of that module. Returns the new wasm and the renames; every
 /// other byte is as it was.
 pub fn shorten_imports(wasm: &[u8], module: &str) -> Result<(Vec<u8>, Vec<Rename>), Error> {
+    let mut renames = Vec::new();
+    let new = rewrite_section(wasm, IMPORT_SECTION, |body| rename_import_section(body, module, &mut renames))?;
+    Ok((new, renames))
+}
+
+/// Renames every function `wasm` exports whose name `called` accepts (what the glue calls), in order, to
+/// the next short name not already an export name. Returns the new wasm and the renames; every other
+/// byte is as it was.
+pub fn shorten_exports(wasm: &[u8], called: impl Fn(&str) -> bool) -> Result<(Vec<u8>, Vec<Rename>), Error> {
+    let mut renames = Vec::new();
+    let new = rewrite_section(wasm, EXPORT_SECTION, |body| rename_export_section(body, &called, &mut renames))?;
+    Ok((new, renames))
+}
+
+const IMPORT_SECTION: u8 = 2;
+const EXPORT_SECTION: u8 = 7;
+
+/// `wasm` with the body of each section `id` replaced by what `rewrite` makes of it.
+fn rewrite_section(
+    wasm: &[u8],
+    id: u8,
+    mut rewrite: impl FnMut(&[u8]) -> Result<Vec<u8>, Error>,
+) -> Result<Vec<u8>, Error> {
     const HEADER: &[u8] = b"\0asm\x01\0\0\0";
     if !wasm.starts_with(HEADER) {
         return error("not a wasm module (version 1)");
     }
     let mut r = Reader { bytes: wasm, at: HEADER.len() };
     let mut out = HEADER.to_vec();
-    let mut renames = Vec::new();
     while !r.done() {
-        let id = r.byte()?;
+        let section_id = r.byte()?;
         let len = r.u32()? as usize;
         let body = r.take(len)?;
-        if id != 2 {
-            out.push(id);
+        out.push(section_id);
+        if section_id == id {
+            let body = rewrite(body)?;
+            write_u32(&mut out, body.len() as u32);
+            out.extend_from_slice(&body);
+        } else {
             write_u32(&mut out, len as u32);
             out.extend_from_slice(body);
-            continue;
         }
-        let section = rename_import_section(body, module, &mut renames)?;
-        out.push(id);
-        write_u32(&mut out, section.len() as u32);
-        out.extend_from_slice(&section);
     }
-    Ok((out, renames))
+    Ok(out)
+}
+
+/// The next short name after `next` that `taken` does not hold.
+fn next_free_name(next: &mut usize, taken: &[&str]) -> String {
+    loop {
+        let candidate = short_name(*next);
+        *next += 1;
+        if !taken.contains(&candidate.as_str()) {
+            return candidate;
+        }
+    }
+}
+
+fn rename_export_section(body: &[u8], called: &dyn Fn(&str) -> bool, renames: &mut Vec<Rename>) -> Result<Vec<u8>, Error> {
+    let mut r = Reader { bytes: body, at: 0 };
+    let count = r.u32()?;
+    let mut exports = Vec::new();
+    for _ in 0..count {
+        let name = r.name()?;
+        let start = r.at;
+        let kind = r.byte()?;
+        if kind > 0x04 {
+            return error(format!("an export of an unknown kind 0x{kind:02x}"));
+        }
+        r.u32()?;
+        exports.push((name, kind, &body[start..r.at]));
+    }
+    if !r.done() {
+        return error("the export section has bytes after its last export");
+    }
+    let is_renamed = |&(name, kind, _): &(&str, u8, &[u8])| kind == 0x00 && called(name);
+    let kept: Vec<&str> = exports.iter().filter(|e| !is_renamed(e)).map(|e| e.0).collect();
+    let mut next = 0;
+    let mut out = Vec::with_capacity(body.len());
+    write_u32(&mut out, count);
+    for export in &exports {
+        if is_renamed(export) {
+            let new = next_free_name(&mut next, &kept);
+            write_name(&mut out, &new);
+            renames.push(Rename { old: export.0.to_owned(), new });
+        } else {
+            write_name(&mut out, export.0);
+        }
+        out.extend_from_slice(export.2);
+    }
+    Ok(out)
 }
 
 fn rename_import_section(body: &[u8], module: &str, renames: &mut Vec<Rename>) -> Result<Vec<u8>, Error> {
@@ -227,13 +298,7 @@ fn rename_import_section(body: &[u8], module: &str, renames: &mut Vec<Rename>) -
     for import in &imports {
         write_name(&mut out, import.module);
         if is_renamed(import) {
-            let new = loop {
-                let candidate = short_name(next);
-                next += 1;
-                if !kept.contains(&candidate.as_str()) {
-                    break candidate;
-                }
-            };
+            let new = next_free_name(&mut next, &kept);
             write_name(&mut out, &new);
             renames.push(Rename { old: import.name.to_owned(), new });
         } else {
@@ -250,7 +315,7 @@ fn is_identifier_byte(b: u8) -> bool {
 
 /// The glue with every renamed import's key said by its new name. Each old name must be a key of the
 /// glue's imports object (`name:`, not part of a longer name) exactly once.
-pub fn rename_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Error> {
+pub fn rename_keys_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Error> {
     let mut at_old: Vec<(usize, &Rename)> = Vec::with_capacity(renames.len());
     for rename in renames {
         let keys: Vec<usize> = glue
@@ -267,16 +332,66 @@ pub fn rename_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Error> {
             _ => return error(format!("the glue has {} keys `{}:`, not one", keys.len(), rename.old)),
         }
     }
+    Ok(splice(glue, at_old))
+}
+
+/// The names the glue reads from the wasm's exports: every `wasm.NAME`.
+pub fn glue_calls(glue: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = glue
+        .match_indices("wasm.")
+        .filter(|&(at, _)| !at.checked_sub(1).is_some_and(|i| is_identifier_byte(glue.as_bytes()[i])))
+        .map(|(at, dot)| {
+            let rest = &glue[at + dot.len()..];
+            &rest[..rest.bytes().position(|b| !is_identifier_byte(b)).unwrap_or(rest.len())]
+        })
+        .filter(|name| !name.is_empty())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether `text` holds `name` as a word of its own (not inside a longer identifier).
+pub fn names_word(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| text.as_bytes()[i]);
+        let after = text.as_bytes().get(at + name.len()).copied();
+        !before.is_some_and(is_identifier_byte) && !after.is_some_and(is_identifier_byte)
+    })
+}
+
+/// The glue with every `wasm.OLD` of a renamed export said as `wasm.NEW`; each must be there at least once.
+pub fn rename_calls_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Error> {
+    let mut at_old: Vec<(usize, &Rename)> = Vec::new();
+    for rename in renames {
+        let call = format!("wasm.{}", rename.old);
+        let before = at_old.len();
+        for (at, _) in glue.match_indices(call.as_str()) {
+            let ends = !glue.as_bytes().get(at + call.len()).copied().is_some_and(is_identifier_byte);
+            let starts = !at.checked_sub(1).is_some_and(|i| is_identifier_byte(glue.as_bytes()[i]));
+            if starts && ends {
+                at_old.push((at + "wasm.".len(), rename));
+            }
+        }
+        if at_old.len() == before {
+            return error(format!("the glue never calls `{call}`"));
+        }
+    }
+    Ok(splice(glue, at_old))
+}
+
+/// `text` with each renamed name at its offset said by its new name.
+fn splice(text: &str, mut at_old: Vec<(usize, &Rename)>) -> String {
     at_old.sort_by_key(|&(at, _)| at);
-    let mut out = String::with_capacity(glue.len());
+    let mut out = String::with_capacity(text.len());
     let mut from = 0;
     for (at, rename) in at_old {
-        out.push_str(&glue[from..at]);
+        out.push_str(&text[from..at]);
         out.push_str(&rename.new);
         from = at + rename.old.len();
     }
-    out.push_str(&glue[from..]);
-    Ok(out)
+    out.push_str(&text[from..]);
+    out
 }
 
 #[cfg(test)]
