@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+source scripts/wasm-opt-passes.sh
 root="$PWD"
 work="$(mktemp -d)"
 git worktree add --detach "$work/tree" HEAD >/dev/null
@@ -34,7 +35,7 @@ build() {
   rm -rf "$work/out" && mkdir -p "$work/out"
   wasm-bindgen --target web --no-typescript --out-dir "$work/out" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/streamscope.wasm"
-  wasm-opt -Oz "$work/out/streamscope_bg.wasm" -o "$work/out/opt.wasm"
+  wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" "$work/out/streamscope_bg.wasm" -o "$work/out/opt.wasm"
   echo "$1 $(stat -c %s "$work/out/opt.wasm") $(gzip -9 -n -c "$work/out/opt.wasm" | wc -c)"
 }
 

@@ -2,7 +2,7 @@
 # Size breakdown (issue 13): what the bytes of the page's main module are (the wasm a reader waits for;
 # the parts that come after the page are split off, src/ui/split.rs). Builds it as Trunk and
 # scripts/split-wasm.sh do (cargo release build with the `split` feature, wasm-split-cli, wasm-bindgen,
-# wasm-opt -Oz) but keeps the function names (wasm-bindgen --keep-debug, wasm-opt -g), then prints twiggy's
+# wasm-opt with scripts/wasm-opt-passes.sh) but keeps the function names (wasm-bindgen --keep-debug, wasm-opt -g), then prints twiggy's
 # biggest items, its dominator tree (what keeps what), its monomorphisations, and the code by kind and by
 # crate. Function sizes are the shipped ones; the build with names is only for reading (scripts/size.sh
 # gives the shipped files' sizes). `--unsplit` reads the whole page as one module instead (no split);
@@ -37,8 +37,9 @@ if [ "${1:-}" = --chunk ]; then
   echo "chunk $chunk ($(basename "$read_from"))"
 fi
 # Chunks keep cargo's names section, which binaryen 132 warns about once per unknown subsection.
-wasm-opt -Oz -g "$read_from" -o "$out/page.wasm" 2> >(grep -v 'unknown name subsection' >&2)
-wasm-opt -Oz --strip-debug "$read_from" -o "$out/page-stripped.wasm" 2> >(grep -v 'unknown name subsection' >&2)
+source scripts/wasm-opt-passes.sh
+wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" -g "$read_from" -o "$out/page.wasm" 2> >(grep -v 'unknown name subsection' >&2)
+wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" --strip-debug "$read_from" -o "$out/page-stripped.wasm" 2> >(grep -v 'unknown name subsection' >&2)
 printf 'shipped-like wasm: %d B raw, %d B gzip -9 (with names: %d B)\n' "$(stat -c %s "$out/page-stripped.wasm")" \
   "$(gzip -9 -n -c "$out/page-stripped.wasm" | wc -c)" "$(stat -c %s "$out/page.wasm")"
 

@@ -5,7 +5,7 @@
 # Trunk 0.21 cannot split (trunk-rs/trunk#1022): it builds the page with the `split` feature (index.html,
 # data-cargo-features) and writes its glue and wasm; this hook then takes cargo's own output (linked with
 # relocations, build.rs), splits it with wasm-split-cli, runs wasm-bindgen (--keep-lld-exports: the chunks
-# import the main module's function table) and, for a release build, `wasm-opt -Oz` on every module and
+# import the main module's function table) and, for a release build, wasm-opt on every module and
 # short names for what the main module and its glue name each other by (wasm-names/), and puts the
 # results in Trunk's staging folder:
 #   - the glue and main module under Trunk's hashed names, with index.html's integrity hashes redone;
@@ -43,13 +43,15 @@ wasm-split-cli --target web --out-name streamscope "$input" "$work/split" >/dev/
 wasm-bindgen --keep-lld-exports --target web --no-typescript --out-dir "$work/bindgen" "$work/split/streamscope.wasm"
 
 # The chunks come from cargo's output with its names section (wasm-bindgen strips the main module's):
-# --strip-debug drops it. --converge repeats -Oz until it gains nothing more, and the target_features
-# section (about 130 B per file, read by linkers, never by a browser) goes: 1.4 KB gzipped less in all
-# (BENCHMARKS.md, Size, "Imports on demand"), for no measurable build time.
+# --strip-debug drops it, and the target_features section (about 130 B per file, read by linkers, never
+# by a browser) goes: 1.4 KB gzipped less in all (BENCHMARKS.md, Size, "Imports on demand"). The passes
+# are scripts/wasm-opt-passes.sh's (--converge after them measured 30 B less for a run, for twice the
+# build time: not taken).
+source "$(dirname "$0")/wasm-opt-passes.sh"
 optimize() { # optimize IN OUT
   if [ "$profile" = release ]; then
     # Its names subsection for fields (id 3), which binaryen 132 reads past with a warning per chunk.
-    wasm-opt -Oz --converge --strip-debug --strip-producers --strip-target-features "$1" -o "$2" 2> >(grep -v 'unknown name subsection' >&2)
+    wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" --strip-debug --strip-producers --strip-target-features "$1" -o "$2" 2> >(grep -v 'unknown name subsection' >&2)
   else
     cp "$1" "$2"
   fi
