@@ -10,7 +10,9 @@ use super::format;
 use super::lang::{say, use_lang, word};
 use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::Text;
+use super::on_demand::back_from_import;
 use super::session::{RunState, Session};
+use super::split::now_or_later;
 
 fn verdict_sentence(verdict: &Verdict) -> String {
     say(match verdict {
@@ -91,8 +93,9 @@ pub fn Findings(session: Session) -> impl IntoView {
                 view! {
                     <p class="verdict-imported" data-testid="verdict-imported">
                         {words}
+                        // Going back is `on_demand`'s code, which the import that offers it fetched.
                         <Show when=move || session.can_go_back()>
-                            " "<button data-testid="import-back" on:click=move |_| session.back_from_import()>{word(UiKey::BackToMeasurement)}</button>
+                            " "<button data-testid="import-back" on:click=move |_| now_or_later(back_from_import(session), drop)>{word(UiKey::BackToMeasurement)}</button>
                         </Show>
                     </p>
                 }

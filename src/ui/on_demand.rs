@@ -2,7 +2,8 @@
 //! imports, compares two request bodies or shares a run, never by a run or preloaded:
 //! - reading an import (an export or a bare report, pasted, dropped or chosen): every report type and
 //!   every trace from JSON, about 46 KB of the gzipped wasm;
-//! - showing an imported export: its runs analysed again and its campaign recomputed;
+//! - showing an import (an export's runs analysed again and its campaign recomputed, or a bare report's
+//!   figures), and going back from it to what was shown before;
 //! - the prefix check's comparison and the view of its result: canonicalising and diffing two request
 //!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB;
 //! - the share card's export (report, configuration and traces as JSON) and Markdown summary, built
@@ -17,6 +18,7 @@
 use leptos::prelude::*;
 use streamscope_core::i18n::Lang;
 use streamscope_core::prefix::check;
+use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::report::export::{import_in, Imported, ImportedExport};
 
 use super::prefix_check::PrefixResult;
@@ -34,6 +36,19 @@ split_part!(on_demand, preload_show_export;
 /// recomputed (for a campaign of more than one run, with the code the `campaign` chunk shares).
 pub fn show_export(session: Session, export: ImportedExport) -> () {
     session.show_export(export)
+});
+
+split_part!(on_demand, preload_show_report;
+/// Shows an imported bare report in `session`: its figures as written in the file, marked so.
+pub fn show_report(session: Session, report: CampaignReport) -> () {
+    session.show_report_only(report)
+});
+
+split_part!(on_demand, preload_back_from_import;
+/// Shows again what `session` showed before an import (offered only after an import, whose reading
+/// fetched this chunk).
+pub fn back_from_import(session: Session) -> () {
+    session.back_from_import()
 });
 
 split_part!(on_demand, preload_export_text;
