@@ -394,5 +394,43 @@ fn splice(text: &str, mut at_old: Vec<(usize, &Rename)>) -> String {
     out
 }
 
+/// The wasm and glue with short names, and what was renamed.
+#[derive(Debug)]
+pub struct Shortened {
+    /// The new wasm module.
+    pub wasm: Vec<u8>,
+    /// The new glue.
+    pub glue: String,
+    /// The functions the wasm imports from the glue, renamed.
+    pub imports: Vec<Rename>,
+    /// The functions the glue calls in the wasm, renamed.
+    pub exports: Vec<Rename>,
+}
+
+/// Gives the functions `wasm` imports from its glue (`module`) and those the glue calls in it short names,
+/// in both. `others` (the other JS that reads the wasm's exports: the chunks' loader) are only checked:
+/// none may name a renamed export. Refused when nothing is imported from `module`, or when either side
+/// would still say an old name: an import anywhere in the glue, an export in quotes (`wasm["..."]`). The
+/// glue's own function of an export's name, which calls it, is JS's and keeps its name.
+pub fn shorten(wasm: &[u8], glue: &str, module: &str, others: &[&str]) -> Result<Shortened, Error> {
+    let (wasm, imports) = shorten_imports(wasm, module)?;
+    if imports.is_empty() {
+        return error(format!("no function imported from {module}"));
+    }
+    let glue = rename_keys_in_glue(glue, &imports)?;
+    let calls = glue_calls(&glue);
+    let (wasm, exports) = shorten_exports(&wasm, |name| calls.contains(&name))?;
+    let glue = rename_calls_in_glue(&glue, &exports)?;
+    let quoted = |name: &str| [format!("\"{name}\""), format!("'{name}'")].iter().any(|q| glue.contains(q.as_str()));
+    let left = imports.iter().find(|r| names_word(&glue, &r.old)).or_else(|| exports.iter().find(|r| quoted(&r.old)));
+    if let Some(left) = left {
+        return error(format!("the glue still names {} after its renaming", left.old));
+    }
+    if let Some(named) = exports.iter().find(|e| others.iter().any(|other| names_word(other, &e.old))) {
+        return error(format!("other JS names the export {}, which the glue alone was to call", named.old));
+    }
+    Ok(Shortened { wasm, glue, imports, exports })
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,46 +5,30 @@
 
 use std::process::ExitCode;
 
-use streamscope_wasm_names::{
-    glue_calls, names_word, rename_calls_in_glue, rename_keys_in_glue, shorten_exports, shorten_imports, Error,
-};
+use streamscope_wasm_names::{shorten, Error};
 
 /// The module name wasm-bindgen's `--target web` glue gives its imports object.
 const GLUE_MODULE: &str = "./streamscope_bg.js";
 
-fn run(wasm_path: &str, glue_path: &str, others: &[String]) -> Result<String, Error> {
+fn run(wasm_path: &str, glue_path: &str, other_paths: &[String]) -> Result<String, Error> {
     let read = |path: &str| std::fs::read(path).map_err(|e| Error(format!("{path}: {e}")));
+    let text = |path: &str| String::from_utf8(read(path)?).map_err(|_| Error(format!("{path}: not UTF-8")));
     let wasm = read(wasm_path)?;
-    let glue = String::from_utf8(read(glue_path)?).map_err(|_| Error(format!("{glue_path}: not UTF-8")))?;
-    let in_wasm = |e: Error| Error(format!("{wasm_path}: {e}"));
-    let in_glue = |e: Error| Error(format!("{glue_path}: {e}"));
-
-    let (new_wasm, imports) = shorten_imports(&wasm, GLUE_MODULE).map_err(in_wasm)?;
-    if imports.is_empty() {
-        return Err(Error(format!("{wasm_path}: no function imported from {GLUE_MODULE}")));
-    }
-    let new_glue = rename_keys_in_glue(&glue, &imports).map_err(in_glue)?;
-    let calls = glue_calls(&new_glue);
-    let (new_wasm, exports) = shorten_exports(&new_wasm, |name| calls.contains(&name)).map_err(in_wasm)?;
-    let new_glue = rename_calls_in_glue(&new_glue, &exports).map_err(in_glue)?;
-    for other in others {
-        let text = String::from_utf8_lossy(&read(other)?).into_owned();
-        if let Some(named) = exports.iter().find(|e| names_word(&text, &e.old)) {
-            return Err(Error(format!("{other}: names the export {}, which the glue alone was to call", named.old)));
-        }
-    }
-
+    let glue = text(glue_path)?;
+    let others = other_paths.iter().map(|p| text(p)).collect::<Result<Vec<String>, Error>>()?;
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    let short = shorten(&wasm, &glue, GLUE_MODULE, &others).map_err(|e| Error(format!("{wasm_path} and {glue_path}: {e}")))?;
     let write = |path: &str, bytes: &[u8]| std::fs::write(path, bytes).map_err(|e| Error(format!("{path}: {e}")));
-    write(wasm_path, &new_wasm)?;
-    write(glue_path, new_glue.as_bytes())?;
+    write(wasm_path, &short.wasm)?;
+    write(glue_path, short.glue.as_bytes())?;
     Ok(format!(
         "{} imports and {} exports renamed: wasm {} -> {} B, glue {} -> {} B",
-        imports.len(),
-        exports.len(),
+        short.imports.len(),
+        short.exports.len(),
         wasm.len(),
-        new_wasm.len(),
+        short.wasm.len(),
         glue.len(),
-        new_glue.len()
+        short.glue.len()
     ))
 }
 

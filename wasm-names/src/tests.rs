@@ -264,3 +264,47 @@ fn a_name_is_found_as_a_word_only() {
     assert!(!names_word(loader, "Sync"));
     assert!(!names_word("", "memory"));
 }
+
+/// A module importing two glue functions and exporting one the glue calls, with its glue.
+fn wasm_and_glue() -> (Vec<u8>, String) {
+    let mut wasm = module(&[
+        import(GLUE, "__wbg_body_5f971cbc6950ca4f", &[0x00, 0]),
+        import(GLUE, "__wbindgen_throw_4c88d8bf264fd984", &[0x00, 0]),
+    ]);
+    let mut exports = Vec::new();
+    write_u32(&mut exports, 2);
+    exports.extend(export("__wbindgen_malloc", 0x00, 2));
+    exports.extend(export("memory", 0x02, 0));
+    wasm.extend(section(EXPORT_SECTION, &exports));
+    let glue = "const import0 = { __wbg_body_5f971cbc6950ca4f: function() { return document.body; },\n\
+                __wbindgen_throw_4c88d8bf264fd984: function(p, n) { throw new Error(getString(p, n)); } };\n\
+                function __wbindgen_malloc(n) { return wasm.__wbindgen_malloc(n, 1); }\nwasm.memory.buffer;";
+    (wasm, glue.to_owned())
+}
+
+#[test]
+fn both_sides_are_renamed_together() {
+    let (wasm, glue) = wasm_and_glue();
+    let loader = "const { __indirect_function_table, __wasm_split_shared0, memory } = initSync();";
+    let short = shorten(&wasm, &glue, GLUE, &[loader]).unwrap();
+    assert_eq!(short.imports.len(), 2);
+    assert_eq!(short.exports, [renamed("__wbindgen_malloc", "a")]);
+    assert_eq!(
+        short.glue,
+        "const import0 = { a: function() { return document.body; },\nb: function(p, n) { throw new Error(getString(p, n)); } };\n\
+         function __wbindgen_malloc(n) { return wasm.a(n, 1); }\nwasm.memory.buffer;",
+        "the glue's own function of the export's name keeps it"
+    );
+    assert_eq!(import_names(&short.wasm)[1], (GLUE.to_owned(), "b".to_owned()));
+    assert_eq!(export_names(&short.wasm), [("a".to_owned(), 0x00), ("memory".to_owned(), 0x02)]);
+}
+
+#[test]
+fn a_name_that_would_be_left_behind_fails_the_build() {
+    let (wasm, glue) = wasm_and_glue();
+    let quoted = format!("{glue}\nReflect.get(wasm, \"__wbindgen_malloc\");");
+    assert!(shorten(&wasm, &quoted, GLUE, &[]).unwrap_err().0.contains("still names __wbindgen_malloc"));
+    let loader_calls = "const { __wbindgen_malloc } = initSync();";
+    assert!(shorten(&wasm, &glue, GLUE, &[loader_calls]).unwrap_err().0.contains("names the export __wbindgen_malloc"));
+    assert_eq!(shorten(&wasm, &glue, "./other_bg.js", &[]).unwrap_err().0, "no function imported from ./other_bg.js");
+}

@@ -85,6 +85,7 @@ macro_rules! json_object {
 /// The object of `keys[i]: values[i]`, what [`json_object!`] builds: one call per object, its keys static
 /// data, instead of an allocation and an insert written out for every key.
 pub fn object_of(keys: &[&str], values: &mut [Value]) -> Value {
+    debug_assert_eq!(keys.len(), values.len(), "a key for every value");
     let mut map = serde_json::Map::new();
     for (key, value) in keys.iter().zip(values) {
         map.insert((*key).to_owned(), std::mem::take(value));
