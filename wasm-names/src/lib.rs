@@ -225,15 +225,21 @@ fn rewrite_section(
     Ok(out)
 }
 
-/// The next short name after `next` that `taken` does not hold.
-fn next_free_name(next: &mut usize, taken: &[&str]) -> String {
-    loop {
+/// Writes `name`, or when `rename` the next short name after `next` that `kept` does not hold,
+/// recording the rename: what the import and export sections do for each entry.
+fn write_name_or_rename(out: &mut Vec<u8>, name: &str, rename: bool, next: &mut usize, kept: &[&str], renames: &mut Vec<Rename>) {
+    if !rename {
+        return write_name(out, name);
+    }
+    let new = loop {
         let candidate = short_name(*next);
         *next += 1;
-        if !taken.contains(&candidate.as_str()) {
-            return candidate;
+        if !kept.contains(&candidate.as_str()) {
+            break candidate;
         }
-    }
+    };
+    write_name(out, &new);
+    renames.push(Rename { old: name.to_owned(), new });
 }
 
 fn rename_export_section(body: &[u8], called: &dyn Fn(&str) -> bool, renames: &mut Vec<Rename>) -> Result<Vec<u8>, Error> {
@@ -259,13 +265,7 @@ fn rename_export_section(body: &[u8], called: &dyn Fn(&str) -> bool, renames: &m
     let mut out = Vec::with_capacity(body.len());
     write_u32(&mut out, count);
     for export in &exports {
-        if is_renamed(export) {
-            let new = next_free_name(&mut next, &kept);
-            write_name(&mut out, &new);
-            renames.push(Rename { old: export.0.to_owned(), new });
-        } else {
-            write_name(&mut out, export.0);
-        }
+        write_name_or_rename(&mut out, export.0, is_renamed(export), &mut next, &kept, renames);
         out.extend_from_slice(export.2);
     }
     Ok(out)
@@ -297,13 +297,7 @@ fn rename_import_section(body: &[u8], module: &str, renames: &mut Vec<Rename>) -
     write_u32(&mut out, count);
     for import in &imports {
         write_name(&mut out, import.module);
-        if is_renamed(import) {
-            let new = next_free_name(&mut next, &kept);
-            write_name(&mut out, &new);
-            renames.push(Rename { old: import.name.to_owned(), new });
-        } else {
-            write_name(&mut out, import.name);
-        }
+        write_name_or_rename(&mut out, import.name, is_renamed(import), &mut next, &kept, renames);
         out.extend_from_slice(import.description);
     }
     Ok(out)
@@ -311,6 +305,16 @@ fn rename_import_section(body: &[u8], module: &str, renames: &mut Vec<Rename>) -
 
 fn is_identifier_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Whether a name found at `at` in `text` starts a word: no identifier byte right before it.
+fn starts_word(text: &str, at: usize) -> bool {
+    !at.checked_sub(1).is_some_and(|i| is_identifier_byte(text.as_bytes()[i]))
+}
+
+/// Whether a name found in `text` up to `end` ends a word: no identifier byte right after it.
+fn ends_word(text: &str, end: usize) -> bool {
+    !text.as_bytes().get(end).copied().is_some_and(is_identifier_byte)
 }
 
 /// The glue with every renamed import's key said by its new name. Each old name must be a key of the
@@ -321,11 +325,7 @@ pub fn rename_keys_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Err
         let keys: Vec<usize> = glue
             .match_indices(rename.old.as_str())
             .map(|(at, _)| at)
-            .filter(|&at| {
-                let before = at.checked_sub(1).map(|i| glue.as_bytes()[i]);
-                let after = glue.as_bytes().get(at + rename.old.len()).copied();
-                !before.is_some_and(is_identifier_byte) && after == Some(b':')
-            })
+            .filter(|&at| starts_word(glue, at) && glue.as_bytes().get(at + rename.old.len()) == Some(&b':'))
             .collect();
         match keys[..] {
             [at] => at_old.push((at, rename)),
@@ -335,11 +335,11 @@ pub fn rename_keys_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Err
     Ok(splice(glue, at_old))
 }
 
-/// The names the glue reads from the wasm's exports: every `wasm.NAME`.
+/// The names the glue reads from the wasm's exports: every `wasm.NAME`, sorted, each once.
 pub fn glue_calls(glue: &str) -> Vec<&str> {
     let mut names: Vec<&str> = glue
         .match_indices("wasm.")
-        .filter(|&(at, _)| !at.checked_sub(1).is_some_and(|i| is_identifier_byte(glue.as_bytes()[i])))
+        .filter(|&(at, _)| starts_word(glue, at))
         .map(|(at, dot)| {
             let rest = &glue[at + dot.len()..];
             &rest[..rest.bytes().position(|b| !is_identifier_byte(b)).unwrap_or(rest.len())]
@@ -353,11 +353,7 @@ pub fn glue_calls(glue: &str) -> Vec<&str> {
 
 /// Whether `text` holds `name` as a word of its own (not inside a longer identifier).
 pub fn names_word(text: &str, name: &str) -> bool {
-    text.match_indices(name).any(|(at, _)| {
-        let before = at.checked_sub(1).map(|i| text.as_bytes()[i]);
-        let after = text.as_bytes().get(at + name.len()).copied();
-        !before.is_some_and(is_identifier_byte) && !after.is_some_and(is_identifier_byte)
-    })
+    text.match_indices(name).any(|(at, _)| starts_word(text, at) && ends_word(text, at + name.len()))
 }
 
 /// The glue with every `wasm.OLD` of a renamed export said as `wasm.NEW`; each must be there at least once.
@@ -367,9 +363,7 @@ pub fn rename_calls_in_glue(glue: &str, renames: &[Rename]) -> Result<String, Er
         let call = format!("wasm.{}", rename.old);
         let before = at_old.len();
         for (at, _) in glue.match_indices(call.as_str()) {
-            let ends = !glue.as_bytes().get(at + call.len()).copied().is_some_and(is_identifier_byte);
-            let starts = !at.checked_sub(1).is_some_and(|i| is_identifier_byte(glue.as_bytes()[i]));
-            if starts && ends {
+            if starts_word(glue, at) && ends_word(glue, at + call.len()) {
                 at_old.push((at + "wasm.".len(), rename));
             }
         }
@@ -419,7 +413,7 @@ pub fn shorten(wasm: &[u8], glue: &str, module: &str, others: &[&str]) -> Result
     }
     let glue = rename_keys_in_glue(glue, &imports)?;
     let calls = glue_calls(&glue);
-    let (wasm, exports) = shorten_exports(&wasm, |name| calls.contains(&name))?;
+    let (wasm, exports) = shorten_exports(&wasm, |name| calls.binary_search(&name).is_ok())?;
     let glue = rename_calls_in_glue(&glue, &exports)?;
     let quoted = |name: &str| [format!("\"{name}\""), format!("'{name}'")].iter().any(|q| glue.contains(q.as_str()));
     let left = imports.iter().find(|r| names_word(&glue, &r.old)).or_else(|| exports.iter().find(|r| quoted(&r.old)));
