@@ -7,10 +7,10 @@ use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::i18n::keys::{UiFormKey, UiKey};
 use streamscope_core::i18n::{Lang, Text};
-use streamscope_core::report::export::{Export, ExportedRun, Imported};
+use streamscope_core::report::export::{Export, ExportedRun};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::on_demand::{export_text, markdown_text, read_import, show_export, show_report};
+use super::on_demand::{export_text, import, markdown_text};
 use super::lang::{chosen_getter, lang_getter, word};
 use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
@@ -121,22 +121,13 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let note = RwSignal::new(String::new());
     let import_text = RwSignal::new(String::new());
     let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
-    // The reading code comes with the first import (`on_demand`); once it is here the note is set in
-    // the same task as the click.
-    let missing = move || note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang()));
-    let noted = move |key: UiFormKey| {
-        move |shown: Result<(), PartMissing>| match shown {
-            Ok(()) => note.set(say_now(key)),
-            Err(PartMissing) => missing(),
-        }
-    };
     let apply = move |text: String| {
-        now_or_later(read_import(text, lang()), move |read| match read {
-            // Shown by `on_demand`'s code too, here since the read (a task of its own at its first call).
-            Ok(Ok(Imported::Export(export))) => now_or_later(show_export(session, *export), noted(UiFormKey::NoteImportedExport)),
-            Ok(Ok(Imported::ReportOnly(report))) => now_or_later(show_report(session, *report), noted(UiFormKey::NoteImportedReport)),
+        // The reading and showing code comes with the first import (`on_demand`); once it is here the
+        // note is set in the same task as the click.
+        now_or_later(import(session, text, lang()), move |shown| match shown {
+            Ok(Ok(key)) => note.set(say_now(key)),
             Ok(Err(message)) => note.set(message),
-            Err(PartMissing) => missing(),
+            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
         })
     };
     let export_json = move |_| {

@@ -18,30 +18,30 @@
 use leptos::prelude::*;
 use streamscope_core::i18n::Lang;
 use streamscope_core::prefix::check;
-use streamscope_core::report::campaign::CampaignReport;
-use streamscope_core::report::export::{import_in, Imported, ImportedExport};
+use streamscope_core::i18n::keys::UiFormKey;
+use streamscope_core::report::export::{import_in, Imported};
 
 use super::prefix_check::PrefixResult;
 use super::session::Session;
 use super::split::split_part;
 
 split_part!(on_demand, preload_import;
-/// Reads `text` as an export or a bare report; an error says why not, in `lang`.
-pub fn read_import(text: String, lang: Lang) -> Result<Imported, String> {
-    import_in(&text, lang)
-});
-
-split_part!(on_demand, preload_show_export;
-/// Shows an imported export in `session`: every run analysed again from its trace and the campaign
-/// recomputed (for a campaign of more than one run, with the code the `campaign` chunk shares).
-pub fn show_export(session: Session, export: ImportedExport) -> () {
-    session.show_export(export)
-});
-
-split_part!(on_demand, preload_show_report;
-/// Shows an imported bare report in `session`: its figures as written in the file, marked so.
-pub fn show_report(session: Session, report: CampaignReport) -> () {
-    session.show_report_only(report)
+/// Reads `text` as an export or a bare report and shows it in `session`: an export's runs analysed again
+/// from their traces and its campaign recomputed (for a campaign of more than one run, with the code the
+/// `campaign` chunk shares), a bare report's figures as written in the file, marked so. The note that
+/// says what was shown, or why nothing was, in `lang`.
+pub fn import(session: Session, text: String, lang: Lang) -> Result<UiFormKey, String> {
+    match import_in(&text, lang) {
+        Ok(Imported::Export(export)) => {
+            session.show_export(*export);
+            Ok(UiFormKey::NoteImportedExport)
+        }
+        Ok(Imported::ReportOnly(report)) => {
+            session.show_report_only(*report);
+            Ok(UiFormKey::NoteImportedReport)
+        }
+        Err(why) => Err(why),
+    }
 });
 
 split_part!(on_demand, preload_back_from_import;
