@@ -10,7 +10,7 @@ use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::export::{Export, ExportedRun};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::on_demand::{export_text, import, markdown_text};
+use super::on_demand::{copy_markdown, download_export, export_text, import, markdown_text};
 use super::lang::{chosen_getter, lang_getter, word};
 use super::split::{now_or_later, PartMissing};
 use super::query::page_origin;
@@ -56,6 +56,41 @@ async fn copy_to_clipboard(text: &str) -> bool {
         Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
         Err(_) => false,
     }
+}
+
+/// Offers the export of what `session` shows now as a file download: the note that says what happened,
+/// in `lang` (`on_demand`'s code).
+pub(super) fn offer_export(session: Session, lang: Lang) -> String {
+    let Some(export) = current_export(session, lang) else {
+        return Text::msg(UiFormKey::NoteNothingToExport).render(lang);
+    };
+    let file = "streamscope-report.json";
+    match download(file, &export.to_json_pretty()) {
+        Ok(()) => Text::msg(UiFormKey::NoteDownloaded).with("file", file).render(lang),
+        Err(e) => Text::msg(UiFormKey::NoteDownloadFailed).with("error", format!("{e:?}")).render(lang),
+    }
+}
+
+/// Copies the Markdown summary of what `session` shows now to the clipboard, and says in `note` whether
+/// it did, in `lang`; when the browser refuses, opens the summary below to copy by hand (`on_demand`'s
+/// code, called in the click's task when it is loaded).
+pub(super) fn copy_summary(session: Session, lang: Lang, note: RwSignal<String>) {
+    let text = session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)));
+    let Some(text) = text else {
+        return note.set(Text::msg(UiFormKey::NoteNothingToExport).render(lang));
+    };
+    leptos::task::spawn_local(async move {
+        if copy_to_clipboard(&text).await {
+            note.set(Text::msg(UiFormKey::NoteMarkdownCopied).render(lang));
+        } else {
+            // The note says to copy the summary below by hand: open it (its toggle builds it).
+            let summary = document().query_selector("[data-testid=markdown-toggle]").ok().flatten();
+            if let Some(details) = summary.and_then(|s| s.parent_element()) {
+                let _ = details.set_attribute("open", "");
+            }
+            note.set(Text::msg(UiFormKey::NoteClipboardRefused).render(lang));
+        }
+    });
 }
 
 /// Reads the first dropped or chosen file's text, then hands it to `then`.
@@ -120,28 +155,20 @@ pub fn Handoff(session: Session) -> impl IntoView {
     };
     let note = RwSignal::new(String::new());
     let import_text = RwSignal::new(String::new());
-    let say_now = move |key: UiFormKey| Text::msg(key).render(lang());
     let apply = move |text: String| {
         // The reading and showing code comes with the first import (`on_demand`); once it is here the
         // note is set in the same task as the click.
         now_or_later(import(session, text, lang()), move |shown| match shown {
-            Ok(Ok(key)) => note.set(say_now(key)),
+            Ok(Ok(key)) => note.set(Text::msg(key).render(lang())),
             Ok(Err(message)) => note.set(message),
             Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
         })
     };
+    // Both build what they hand over with code fetched the first time (`on_demand`), and run in the
+    // click's task once it is here, so that the browser sees the click.
     let export_json = move |_| {
-        now_or_later(export_text(session, lang()), move |text| match text {
-            Ok(Some(text)) => {
-                let file = "streamscope-report.json";
-                let result = download(file, &text);
-                note.set(match result {
-                    Ok(()) => Text::msg(UiFormKey::NoteDownloaded).with("file", file).render(lang()),
-                    Err(e) => Text::msg(UiFormKey::NoteDownloadFailed).with("error", format!("{e:?}")).render(lang()),
-                });
-            }
-            Ok(None) => note.set(say_now(UiFormKey::NoteNothingToExport)),
-            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang())),
+        now_or_later(download_export(session, lang()), move |said| {
+            note.set(said.unwrap_or_else(|PartMissing| Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang())))
         })
     };
     let export_open = RwSignal::new(false);
@@ -149,22 +176,10 @@ pub fn Handoff(session: Session) -> impl IntoView {
     let markdown_open = RwSignal::new(false);
     let markdown_shown = built_while_open(session, markdown_open, markdown_text);
     let copy_md = move |_| {
-        now_or_later(markdown_text(session, lang()), move |text| match text {
-            // Called in the click's task when the code is here, so that the browser sees the click.
-            Ok(Some(text)) => leptos::task::spawn_local(async move {
-                if copy_to_clipboard(&text).await {
-                    note.set(say_now(UiFormKey::NoteMarkdownCopied));
-                } else {
-                    // The note says to copy the summary below by hand: open it (its toggle builds it).
-                    let summary = document().query_selector("[data-testid=markdown-toggle]").ok().flatten();
-                    if let Some(details) = summary.and_then(|s| s.parent_element()) {
-                        let _ = details.set_attribute("open", "");
-                    }
-                    note.set(say_now(UiFormKey::NoteClipboardRefused));
-                }
-            }),
-            Ok(None) => note.set(say_now(UiFormKey::NoteNothingToExport)),
-            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang())),
+        now_or_later(copy_markdown(session, lang(), note), move |copied| {
+            if let Err(PartMissing) = copied {
+                note.set(Text::msg(UiKey::PartUnavailable).with("part", "export").render(lang()));
+            }
         })
     };
     let has_report = move || session.campaign.with(|c: &Option<CampaignReport>| c.is_some());

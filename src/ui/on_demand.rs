@@ -63,6 +63,20 @@ pub fn markdown_text(session: Session, lang: Lang) -> Option<String> {
     session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)))
 });
 
+split_part!(on_demand, preload_download_export;
+/// Offers the export of what `session` shows now as a file download: the note that says what happened,
+/// in `lang`.
+pub fn download_export(session: Session, lang: Lang) -> String {
+    super::handoff::offer_export(session, lang)
+});
+
+split_part!(on_demand, preload_copy_markdown;
+/// Copies the Markdown summary of what `session` shows now to the clipboard; `note` says whether it
+/// did, in `lang`.
+pub fn copy_markdown(session: Session, lang: Lang, note: RwSignal<String>) -> () {
+    super::handoff::copy_summary(session, lang, note)
+});
+
 split_part!(on_demand, preload_prefix_result;
 /// Compares request bodies `a` and `b` and shows what the comparison found, said in `lang`.
 pub fn prefix_result(a: String, b: String, lang: Lang) -> AnyView {
