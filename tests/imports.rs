@@ -2,7 +2,8 @@
 //! so a verdict made up in the file never becomes the banner; an import is marked at the verdict and in
 //! `#report-json` (`imported: true`, `imported_from`); the measurement it replaced is one click away; an
 //! export without runs is refused; a report-only import cancels a running campaign, clears the old
-//! timeline and offers none of its suggestions as one-click fixes. The same card's share side: a
+//! timeline and offers none of its suggestions as one-click fixes; a file chosen is read as a paste is. The
+//! same card's share side: a
 //! download and a copy say what they did, with their code fetched by the click (never by a run).
 //!
 //! Needs a built page (`trunk build --release`) and chromium with chromium-driver.
@@ -145,6 +146,37 @@ async fn a_download_and_a_copy_say_what_they_did_with_code_fetched_by_the_click(
         assert_eq!(open.ok(), Some(Value::Bool(true)), "the Markdown is shown after a refused copy");
         let shown = page.markdown_where(limit, |m| m.contains("streaming")).await;
         assert!(shown.contains("streaming"), "the Markdown shown after a refused copy: {shown:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_chosen_is_imported_as_a_paste_is_and_one_that_is_no_export_is_refused() {
+    with_page(|page: Page| async move {
+        let target = page.lab_url("/v1/chat/completions?tokens=6&cadence_ms=10&first_ms=20");
+        let measured = page.run_report(&page.query_for(&target, "")).await;
+        assert_eq!(measured.json["verdict"], "streaming", "{}", measured.text);
+        let limit = std::time::Duration::from_secs(10);
+        let dir = std::env::temp_dir().join(format!("streamscope-imports-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder for the files");
+
+        let export = dir.join("export.json");
+        std::fs::write(&export, export_text(&page).await).expect("the export written");
+        page.choose_file("import-file", &export).await;
+        let note = page.wait_for_testid_text("handoff-note", limit, |n| n.starts_with("Imported")).await;
+        assert!(note.contains("recomputed from its recorded traces"), "{note}");
+        let shown = report_json(&page).await;
+        assert_eq!((shown["imported"].as_bool(), shown["imported_from"].as_str()), (Some(true), Some("traces")), "{shown}");
+        assert_eq!(shown["verdict"], "streaming", "{shown}");
+
+        // A file that is no export: the note says why, and what is shown stays.
+        let not_json = dir.join("notes.txt");
+        std::fs::write(&not_json, "these are my notes, not an export").expect("the text file written");
+        page.choose_file("import-file", &not_json).await;
+        let refused = page.wait_for_testid_text("handoff-note", limit, |n| !n.starts_with("Imported")).await;
+        assert!(refused.starts_with("This is not JSON"), "the page's note on a file that is no export: {refused:?}");
+        assert_eq!(report_json(&page).await, shown, "a refused file changes nothing");
+        let _ = std::fs::remove_dir_all(&dir);
     })
     .await;
 }

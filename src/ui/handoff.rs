@@ -1,13 +1,14 @@
 //! Hand the result to someone else: download the export (report + traces), copy a Markdown summary for a
 //! ticket, a permalink that reruns the same configuration (never the key or a header value), and import:
-//! paste or drop an export and the page shows it as it was (read by code fetched on the first import:
-//! `super::on_demand`).
+//! paste, drop or choose an export and the page shows it as it was. What builds, reads and hands over
+//! (the export, the summary, the import) is code fetched the first time one is asked for
+//! (`super::on_demand`).
 
 use leptos::prelude::*;
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::i18n::keys::{UiFormKey, UiKey};
 use streamscope_core::i18n::{Lang, Text};
-use streamscope_core::report::export::{Export, ExportedRun};
+use streamscope_core::report::export::{import_in, Export, ExportedRun, Imported};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::on_demand::{copy_markdown, download_export, export_text, import, markdown_text};
@@ -71,12 +72,17 @@ pub(super) fn offer_export(session: Session, lang: Lang) -> String {
     }
 }
 
+/// The Markdown summary of what `session` shows now, said in `lang` (`None` before any report;
+/// `on_demand`'s code).
+pub(super) fn summary_markdown(session: Session, lang: Lang) -> Option<String> {
+    session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)))
+}
+
 /// Copies the Markdown summary of what `session` shows now to the clipboard, and says in `note` whether
 /// it did, in `lang`; when the browser refuses, opens the summary below to copy by hand (`on_demand`'s
 /// code, called in the click's task when it is loaded).
 pub(super) fn copy_summary(session: Session, lang: Lang, note: RwSignal<String>) {
-    let text = session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)));
-    let Some(text) = text else {
+    let Some(text) = summary_markdown(session, lang) else {
         return note.set(Text::msg(UiFormKey::NoteNothingToExport).render(lang));
     };
     leptos::task::spawn_local(async move {
@@ -93,8 +99,26 @@ pub(super) fn copy_summary(session: Session, lang: Lang, note: RwSignal<String>)
     });
 }
 
-/// Reads the first dropped or chosen file's text, then hands it to `then`.
-fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
+/// Reads `text` as an export or a bare report, shows it in `session` and says in `note` what was shown,
+/// or why nothing was, in `lang` (`on_demand`'s code): an export's runs analysed again from their
+/// traces and its campaign recomputed, a bare report's figures as written in the file, marked so.
+pub(super) fn import_text(session: Session, text: &str, lang: Lang, note: RwSignal<String>) {
+    note.set(match import_in(text, lang) {
+        Ok(Imported::Export(export)) => {
+            session.show_export(*export);
+            Text::msg(UiFormKey::NoteImportedExport).render(lang)
+        }
+        Ok(Imported::ReportOnly(report)) => {
+            session.show_report_only(*report);
+            Text::msg(UiFormKey::NoteImportedReport).render(lang)
+        }
+        Err(why) => why,
+    })
+}
+
+/// Reads the first dropped or chosen file of `files`, then imports its text as [`import_text`] does
+/// (`on_demand`'s code).
+pub(super) fn import_file(session: Session, files: JsValue, lang: Lang, note: RwSignal<String>) {
     let file = js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).unwrap_or(JsValue::UNDEFINED);
     if file.is_undefined() {
         return;
@@ -107,7 +131,7 @@ fn read_file(files: JsValue, then: impl FnOnce(String) + 'static) {
     };
     leptos::task::spawn_local(async move {
         if let Ok(text) = wasm_bindgen_futures::JsFuture::from(promise).await {
-            then(text.as_string().unwrap_or_default());
+            import_text(session, &text.as_string().unwrap_or_default(), lang, note);
         }
     });
 }
@@ -154,15 +178,13 @@ pub fn Handoff(session: Session) -> impl IntoView {
         })
     };
     let note = RwSignal::new(String::new());
-    let import_text = RwSignal::new(String::new());
-    let apply = move |text: String| {
-        // The reading and showing code comes with the first import (`on_demand`); once it is here the
-        // note is set in the same task as the click.
-        now_or_later(import(session, text, lang()), move |shown| match shown {
-            Ok(Ok(key)) => note.set(Text::msg(key).render(lang())),
-            Ok(Err(message)) => note.set(message),
-            Err(PartMissing) => note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang())),
-        })
+    let pasted = RwSignal::new(String::new());
+    // The reading and showing code comes with the first import (`on_demand`); once it is here the note
+    // is set in the same task as the click.
+    let imported = move |done: Result<(), PartMissing>| {
+        if let Err(PartMissing) = done {
+            note.set(Text::msg(UiKey::PartUnavailable).with("part", "import").render(lang()));
+        }
     };
     // Both build what they hand over with code fetched the first time (`on_demand`), and run in the
     // click's task once it is here, so that the browser sees the click.
@@ -224,7 +246,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                 on:drop=move |ev: web_sys::DragEvent| {
                     ev.prevent_default();
                     if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-                        read_file(files.into(), apply);
+                        now_or_later(import(session, files.into(), lang(), note), imported);
                     }
                 }
             >
@@ -232,18 +254,18 @@ pub fn Handoff(session: Session) -> impl IntoView {
                     data-testid="import-text"
                     rows=3
                     placeholder=word(UiFormKey::ImportPlaceholder)
-                    prop:value=move || import_text.get()
-                    on:input=move |ev| import_text.set(event_target_value(&ev))
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))
                 ></textarea>
                 <div class="actions">
-                    <button data-testid="import-apply" on:click=move |_| apply(import_text.get_untracked())>{word(UiFormKey::ImportApply)}</button>
+                    <button data-testid="import-apply" on:click=move |_| now_or_later(import(session, pasted.get_untracked().into(), lang(), note), imported)>{word(UiFormKey::ImportApply)}</button>
                     <input
                         type="file"
                         accept="application/json,.json"
                         data-testid="import-file"
                         on:change=move |ev| {
                             let files = js_sys::Reflect::get(&event_target::<web_sys::HtmlElement>(&ev), &"files".into()).unwrap_or(JsValue::UNDEFINED);
-                            read_file(files, apply);
+                            now_or_later(import(session, files, lang(), note), imported);
                         }
                     />
                 </div>

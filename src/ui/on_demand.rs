@@ -18,29 +18,20 @@
 use leptos::prelude::*;
 use streamscope_core::i18n::Lang;
 use streamscope_core::prefix::check;
-use streamscope_core::i18n::keys::UiFormKey;
-use streamscope_core::report::export::{import_in, Imported};
+use wasm_bindgen::JsValue;
 
 use super::prefix_check::PrefixResult;
 use super::session::Session;
 use super::split::split_part;
 
 split_part!(on_demand, preload_import;
-/// Reads `text` as an export or a bare report and shows it in `session`: an export's runs analysed again
-/// from their traces and its campaign recomputed (for a campaign of more than one run, with the code the
-/// `campaign` chunk shares), a bare report's figures as written in the file, marked so. The note that
-/// says what was shown, or why nothing was, in `lang`.
-pub fn import(session: Session, text: String, lang: Lang) -> Result<UiFormKey, String> {
-    match import_in(&text, lang) {
-        Ok(Imported::Export(export)) => {
-            session.show_export(*export);
-            Ok(UiFormKey::NoteImportedExport)
-        }
-        Ok(Imported::ReportOnly(report)) => {
-            session.show_report_only(*report);
-            Ok(UiFormKey::NoteImportedReport)
-        }
-        Err(why) => Err(why),
+/// Imports `source`, pasted text (a JS string) or dropped or chosen files (the first is read), as an
+/// export or a bare report and shows it in `session`; `note` says what was shown, or why nothing was,
+/// in `lang`. One part for both: each part costs its own glue in both chunks.
+pub fn import(session: Session, source: JsValue, lang: Lang, note: RwSignal<String>) -> () {
+    match source.as_string() {
+        Some(text) => super::handoff::import_text(session, &text, lang, note),
+        None => super::handoff::import_file(session, source, lang, note),
     }
 });
 
@@ -60,7 +51,7 @@ pub fn export_text(session: Session, lang: Lang) -> Option<String> {
 split_part!(on_demand, preload_markdown_text;
 /// The Markdown summary of what `session` shows now, said in `lang` (`None` before any report).
 pub fn markdown_text(session: Session, lang: Lang) -> Option<String> {
-    session.campaign.with_untracked(|c| c.as_ref().map(|c| streamscope_core::report::markdown::campaign_markdown(c, lang)))
+    super::handoff::summary_markdown(session, lang)
 });
 
 split_part!(on_demand, preload_download_export;

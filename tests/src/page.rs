@@ -364,6 +364,13 @@ impl Page {
         self.client.execute(click, vec![]).await.expect("apply the import");
     }
 
+    /// Chooses the file at `path` in the file input with this `data-testid` (as a reader who picks it does).
+    pub async fn choose_file(&self, testid: &str, path: &std::path::Path) {
+        let (css, element) = self.element(testid).await;
+        let path = path.to_str().unwrap_or_else(|| panic!("not UTF-8: {path:?}"));
+        element.send_keys(path).await.unwrap_or_else(|err| panic!("cannot choose {path} in {css}: {err}"));
+    }
+
     /// Clicks the element with this `data-testid`.
     pub async fn click(&self, testid: &str) {
         let (css, element) = self.element(testid).await;
