@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use leptos::prelude::*;
+use super::erased::show_when;
 use streamscope_core::i18n::keys::UiPanelsKey as K;
 use streamscope_core::i18n::{Lang, Text};
 use streamscope_core::report::campaign::CampaignReport;
@@ -133,7 +134,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
     let side_chart = move |side: Side, testid: &'static str| {
         let data = Signal::derive(move || session.records.with(|r| last_of(r, side)));
         view! {
-            <Show when=move || data.with(|d| d.is_some())>
+            {show_when(move || data.with(|d| d.is_some()), move || view! {
                 <h3>{word(if side == Side::A { K::ALastRun } else { K::BLastRun })}</h3>
                 <TimelineChart
                     live=Signal::derive(move || data.with(|d| d.as_ref().map(|d| d.0.clone()).unwrap_or_default()))
@@ -142,14 +143,14 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                     span_ms=span
                     testid=testid
                 />
-            </Show>
+            }.into_any())}
         }
     };
     view! {
-        <Show when=move || progress().is_some()>
+        {show_when(move || progress().is_some(), move || view! {
             <section class="card progress"><p data-testid="campaign-progress">{move || progress().unwrap_or_default()}</p></section>
-        </Show>
-        <Show when=move || sides().is_some()>
+        }.into_any())}
+        {show_when(move || sides().is_some(), move || view! {
             <section class="card compare" aria-label=word(K::Comparison)>
                 <h2>{move || say(if session.compare_setup().is_some() { K::Comparison } else { K::RepeatedRuns })}</h2>
                 {move || sides().and_then(|(sentence, _)| sentence).map(|s| view! { <p class="compare-summary" data-testid="compare-summary">{s}</p> })}
@@ -187,7 +188,7 @@ pub fn ComparePanel(session: Session) -> impl IntoView {
                     {move || session.compare_setup().is_some().then(|| side_chart(Side::B, "timeline-b"))}
                 </div>
             </section>
-        </Show>
+        }.into_any())}
     }
 }
 

@@ -1,6 +1,7 @@
 //! The verdict in plain words at the top, then every finding with its evidence and fix.
 
 use leptos::prelude::*;
+use super::erased::show_when;
 use streamscope_core::findings::Finding;
 use streamscope_core::report::export::ImportSource;
 use streamscope_core::report::verdict_tally;
@@ -94,9 +95,9 @@ pub fn Findings(session: Session) -> impl IntoView {
                     <p class="verdict-imported" data-testid="verdict-imported">
                         {words}
                         // Going back is `on_demand`'s code, which the import that offers it fetched.
-                        <Show when=move || session.can_go_back()>
+                        {show_when(move || session.can_go_back(), move || view! {
                             " "<button data-testid="import-back" on:click=move |_| now_or_later(back_from_import(session), drop)>{word(UiKey::BackToMeasurement)}</button>
-                        </Show>
+                        }.into_any())}
                     </p>
                 }
             })}

@@ -2,6 +2,7 @@
 //! never leaves the page's memory, time-outs, and Run/Cancel.
 
 use leptos::prelude::*;
+use super::erased::{effect, show_or, show_when};
 use super::parts::{form_advice_panel, model_in_body, plan_campaign};
 use super::split::ready_now;
 use streamscope_core::config::page_config::{PageConfig, RequestMode, TimeoutsSeconds, MAX_REPEAT};
@@ -427,7 +428,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
         session.start_campaign(form.run_request());
     };
     // User Timing mark `streamscope:ready` once the form is mounted with Run enabled (README, automation contract).
-    Effect::new(move |_| if !untrack(|| session.running()) { let _ = window().performance().map(|p| p.mark("streamscope:ready")); });
+    effect(move || if !untrack(|| session.running()) { let _ = window().performance().map(|p| p.mark("streamscope:ready")); });
     view! {
         <section class="card form" aria-label=word(UiFormKey::RequestAria)>
             <div class="tabs" role="tablist">
@@ -444,30 +445,7 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     on:click=move |_| form.mode.set(RequestMode::Exact)
                 >{word(UiFormKey::ModeExact)}</button>
             </div>
-            <Show
-                when=preset
-                fallback=move || view! {
-                    <div class="grid">
-                        <Field label=UiFormKey::Url testid="input-url" value=form.url wide=true />
-                        <label class="field narrow">
-                            <span>{word(UiFormKey::Method)}</span>
-                            <select
-                                data-testid="input-method"
-                                on:change=move |ev| form.method.set(event_target_value(&ev))
-                            >
-                                // `selected` per option: a select's value set before its options exist is lost.
-                                {["GET", "POST", "PUT"].into_iter().map(|m| view! {
-                                    <option value=m selected=move || form.method.get() == m>{m}</option>
-                                }).collect_view()}
-                            </select>
-                        </label>
-                        <Area label=UiFormKey::Body testid="input-body" value=form.body rows=3 />
-                        <Field label=UiFormKey::VsUrl testid="input-vs" value=form.vs_url wide=true />
-                        <Field label=UiFormKey::Repeat testid="input-repeat" value=form.repeat kind="number" />
-                        <Check label=UiFormKey::AtOnce testid="input-at-once" value=form.at_once />
-                    </div>
-                }
-            >
+            {show_or(preset, move || view! {
                 <div class="grid">
                     <label class="field">
                         <span>{word(UiFormKey::Api)}</span>
@@ -492,7 +470,27 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                     <Field label=UiFormKey::Repeat testid="input-repeat" value=form.repeat kind="number" />
                     <Check label=UiFormKey::AtOnce testid="input-at-once" value=form.at_once />
                 </div>
-            </Show>
+            }.into_any(), move || view! {
+                <div class="grid">
+                    <Field label=UiFormKey::Url testid="input-url" value=form.url wide=true />
+                    <label class="field narrow">
+                        <span>{word(UiFormKey::Method)}</span>
+                        <select
+                            data-testid="input-method"
+                            on:change=move |ev| form.method.set(event_target_value(&ev))
+                        >
+                            // `selected` per option: a select's value set before its options exist is lost.
+                            {["GET", "POST", "PUT"].into_iter().map(|m| view! {
+                                <option value=m selected=move || form.method.get() == m>{m}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <Area label=UiFormKey::Body testid="input-body" value=form.body rows=3 />
+                    <Field label=UiFormKey::VsUrl testid="input-vs" value=form.vs_url wide=true />
+                    <Field label=UiFormKey::Repeat testid="input-repeat" value=form.repeat kind="number" />
+                    <Check label=UiFormKey::AtOnce testid="input-at-once" value=form.at_once />
+                </div>
+            }.into_any())}
             <details class="more">
                 <summary data-testid="more-campaign">{word(UiFormKey::MoreCampaign)}</summary>
                 <div class="grid">
@@ -518,21 +516,21 @@ pub fn RequestForm(form: FormState, session: Session) -> impl IntoView {
                 <button class="primary" data-testid="run" on:click=run disabled=move || session.running()>{word(UiFormKey::Run)}</button>
                 <button data-testid="cancel" on:click=move |_| session.cancel() disabled=move || !session.running()>{word(UiFormKey::Cancel)}</button>
             </div>
-            <Show when=carries_credential>
+            {show_when(carries_credential, move || view! {
                 <p class="url-credential sev-warning" data-testid="url-credential-warning">
                     {word(UiFormKey::UrlCredentialWarning)}
                 </p>
-            </Show>
-            <Show when=b_elsewhere>
+            }.into_any())}
+            {show_when(b_elsewhere, move || view! {
                 <div class="share-key" data-testid="share-key-note">
                     <Check label=UiFormKey::ShareKeyB testid="share-key-b" value=form.share_key_b />
                 </div>
-            </Show>
+            }.into_any())}
             // The URL checks and the last run's one-click fixes: a part of their own, after the page.
             {form_advice_panel(form, session)}
-            <Show when=move || session.start_error.get().is_some()>
+            {show_when(move || session.start_error.get().is_some(), move || view! {
                 <p class="error" data-testid="start-error">{move || session.start_error.get().map(|t| t.render(use_lang())).unwrap_or_default()}</p>
-            </Show>
+            }.into_any())}
         </section>
     }
 }
@@ -565,15 +563,15 @@ pub fn FormAdvice(form: FormState, session: Session) -> impl IntoView {
         }
     };
     view! {
-        <Show when=words_here>
+        {show_when(words_here, move || view! {
             <UrlChecks checks=checks />
-        </Show>
-        <Show when=move || hints.with(|h| h.base.is_some() || !h.models.is_empty())>
+        }.into_any())}
+        {show_when(move || hints.with(|h| h.base.is_some() || !h.models.is_empty()), move || view! {
             <div class="suggestions" data-testid="suggestions">
                 {move || hints.get().base.map(|(base, _)| view! {
                     <button data-testid="use-suggested-base" on:click=use_base>{move || Text::msg(UiFormKey::UseBase).with("base", base.as_str()).render(use_lang())}</button>
                 })}
-                <Show when=move || hints.with(|h| !h.models.is_empty())>
+                {show_when(move || hints.with(|h| !h.models.is_empty()), move || view! {
                     <span>{word(UiFormKey::ModelsListed)}</span>
                     // A server may list thousands: a button for the first few, the count for the rest.
                     {move || hints.with(|h| (h.models.len() > MAX_MODEL_PICKS).then(|| view! {
@@ -595,8 +593,8 @@ pub fn FormAdvice(form: FormState, session: Session) -> impl IntoView {
                             }>{id}</button>
                         }
                     }).collect_view()}
-                </Show>
+                }.into_any())}
             </div>
-        </Show>
+        }.into_any())}
     }
 }

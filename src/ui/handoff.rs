@@ -5,6 +5,7 @@
 //! (`super::on_demand`).
 
 use leptos::prelude::*;
+use super::erased::{effect, show_or, show_when};
 use streamscope_core::report::campaign::CampaignReport;
 use streamscope_core::i18n::keys::{UiFormKey, UiKey};
 use streamscope_core::i18n::{Lang, Text};
@@ -145,7 +146,7 @@ where
 {
     let lang = lang_getter();
     let shown = RwSignal::new(String::new());
-    Effect::new(move || {
+    effect(move || {
         session.campaign.track();
         let lang = lang();
         if !open.get() {
@@ -208,7 +209,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
     view! {
         <section class="card handoff" aria-label=word(UiFormKey::HandoffAria)>
             <h2>{word(UiFormKey::Share)}</h2>
-            <Show when=has_report fallback=|| view! { <p class="muted">{word(UiFormKey::ShareFirst)}</p> }>
+            {show_or(has_report, move || view! {
                 <div class="actions">
                     <button data-testid="export-json" on:click=export_json>{word(UiFormKey::DownloadJson)}</button>
                     <button data-testid="copy-markdown" on:click=copy_md>{word(UiFormKey::CopyMarkdown)}</button>
@@ -216,9 +217,9 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         <a class="permalink" data-testid="permalink" href=href.clone()>{word(UiFormKey::Permalink)}</a>
                     })}
                 </div>
-                <Show when=move || session.imported.get().is_some()>
+                {show_when(move || session.imported.get().is_some(), move || view! {
                     <p class="imported" data-testid="imported-banner">{word(UiFormKey::ImportedBanner)}</p>
-                </Show>
+                }.into_any())}
                 <details on:toggle=move |ev| {
                     export_open.set(event_target::<web_sys::HtmlElement>(&ev).has_attribute("open"));
                 }>
@@ -237,7 +238,7 @@ pub fn Handoff(session: Session) -> impl IntoView {
                     <summary data-testid="markdown-toggle">{word(UiFormKey::MarkdownSummary)}</summary>
                     <textarea class="markdown" data-testid="markdown" readonly rows=10 prop:value=move || markdown_shown.get()></textarea>
                 </details>
-            </Show>
+            }.into_any(), || view! { <p class="muted">{word(UiFormKey::ShareFirst)}</p> }.into_any())}
             <h2>{word(UiFormKey::Import)}</h2>
             <div
                 class="dropzone"

@@ -8,6 +8,7 @@
 //! the switcher), the page speaks English.
 
 use leptos::prelude::*;
+use super::erased::effect;
 use streamscope_core::i18n::keys::UiKey;
 use streamscope_core::i18n::{self, Key, Lang, Text};
 
@@ -75,7 +76,7 @@ pub fn provide_lang(chosen: RwSignal<Option<Lang>>) -> UiLang {
         load_error: RwSignal::new(None),
     };
     provide_context(lang);
-    Effect::new(move |_| {
+    effect(move || {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("lang", lang.get().tag());
         }
@@ -92,7 +93,7 @@ pub fn provide_lang(chosen: RwSignal<Option<Lang>>) -> UiLang {
     }
     // Each missing language is asked for once in the page's life.
     let asked: StoredValue<Vec<Lang>> = StoredValue::new(Vec::new());
-    Effect::new(move |_| {
+    effect(move || {
         let wanted = lang.wanted();
         if wanted == Lang::En || i18n::is_available(wanted) || asked.with_value(|a| a.contains(&wanted)) {
             return;

@@ -24,6 +24,7 @@ mod replay;
 mod report_json;
 mod session;
 mod session_import;
+mod erased;
 mod split;
 mod sweep_panel;
 mod text_view;

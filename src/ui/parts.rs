@@ -25,6 +25,7 @@
 use std::cell::Cell;
 
 use leptos::prelude::*;
+use super::erased::show_when;
 
 use super::findings::Findings;
 use super::metrics_panel::MetricsPanel;
@@ -238,11 +239,11 @@ fn shows_a_campaign(session: Session) -> bool {
 pub fn campaign_panels(session: Session) -> impl IntoView {
     use super::split::lazy_panel;
     view! {
-        <Show when=move || shows_a_campaign(session)>
+        {show_when(move || shows_a_campaign(session), move || view! {
             {lazy_panel("compare", compare_panel(session))}
             {lazy_panel("sweep", sweep_panel(session))}
             {lazy_panel("hops", hops_panel(session))}
-        </Show>
+        }.into_any())}
     }
 }
 

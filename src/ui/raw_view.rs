@@ -7,6 +7,7 @@
 //! the keyed list's diffing cost the page more wasm than these few DOM calls.
 
 use leptos::prelude::*;
+use super::erased::effect;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::Text;
 
@@ -34,7 +35,7 @@ pub fn RawView(session: Session) -> impl IntoView {
     };
     let rows_el = NodeRef::<leptos::html::Div>::new();
     let drawn = StoredValue::new_local(DrawnRows::default());
-    Effect::new(move |_| {
+    effect(move || {
         let Some(el) = rows_el.get() else { return };
         let lang = use_lang();
         if open.get() {

@@ -2,6 +2,7 @@
 //! person can feel what their users felt.
 
 use leptos::prelude::*;
+use super::erased::show_when;
 
 use super::lang::{say, use_lang};
 use super::live_view::LiveView;
@@ -73,7 +74,7 @@ pub fn ReplayButton(session: Session, replay: Replay) -> impl IntoView {
     let has_recording = move || session.report.with(|r| r.is_some()) && session.live.with(|l| !l.content_at_ms.is_empty());
     let end_ms = move || session.live.with(|l| l.content_at_ms.last().copied().unwrap_or(0.0) + 400.0);
     view! {
-        <Show when=has_recording>
+        {show_when(has_recording, move || view! {
             <button
                 class="replay"
                 data-testid="replay"
@@ -86,6 +87,6 @@ pub fn ReplayButton(session: Session, replay: Replay) -> impl IntoView {
                     None => say(UiKey::ReplayStart),
                 }}
             </button>
-        </Show>
+        }.into_any())}
     }
 }

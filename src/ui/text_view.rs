@@ -4,6 +4,7 @@
 
 use leptos::html::{Div, Pre};
 use leptos::prelude::*;
+use super::erased::effect;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::Text;
 use streamscope_core::measure::NoAnswer;
@@ -18,7 +19,7 @@ use super::session::{RunState, Session};
 pub fn TextView(session: Session) -> impl IntoView {
     let replay = Replay::new();
     // A new run ends any replay of the previous one.
-    Effect::new(move |_| {
+    effect(move || {
         session.report.track();
         replay.stop();
     });
@@ -90,7 +91,7 @@ where
     NodeRef<E>: Get<Value = Option<E::Output>>,
 {
     let shown = StoredValue::new_local(Shown::default());
-    Effect::new(move |_| {
+    effect(move || {
         let Some(el) = node.get() else { return };
         let el: &web_sys::Element = wasm_bindgen::JsCast::unchecked_ref(&el);
         session.live.with(|l| {

@@ -6,6 +6,7 @@
 //! ([`super::timeline_live`]), through the DOM renderer of [`super::timeline_svg`].
 
 use leptos::prelude::*;
+use super::erased::effect;
 use leptos::svg::Svg;
 use streamscope_core::i18n::keys::UiMetricsKey as K;
 use streamscope_core::i18n::Lang;
@@ -181,7 +182,7 @@ pub fn TimelineChart(
 ) -> impl IntoView {
     let svg = NodeRef::<Svg>::new();
     let drawn = StoredValue::new_local(None::<Drawn>);
-    Effect::new(move |_| {
+    effect(move || {
         let Some(svg) = svg.get() else { return };
         let (lang, playing) = (use_lang(), playing.is_some_and(|p| p.get()));
         drawn.update_value(|drawn| {

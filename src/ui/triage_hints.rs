@@ -3,6 +3,7 @@
 //! exists).
 
 use leptos::prelude::*;
+use super::erased::show_when;
 use streamscope_core::findings::{Finding, FindingCode, Suggestion};
 use streamscope_core::findings::triage::url::{preset_base_findings, url_findings};
 
@@ -26,7 +27,7 @@ pub fn url_checks(url: &str, preset_base: Option<&str>) -> Vec<Finding> {
 #[component]
 pub fn UrlChecks(checks: Signal<Vec<Finding>>) -> impl IntoView {
     view! {
-        <Show when=move || checks.with(|c| !c.is_empty())>
+        {show_when(move || checks.with(|c| !c.is_empty()), move || view! {
             <ul class="url-checks" data-testid="url-checks">
                 {move || checks.get().into_iter().map(|f| f.localize(use_lang())).map(|f| view! {
                     <li class=format!("sev-{}", format::severity(f.severity))
@@ -35,7 +36,7 @@ pub fn UrlChecks(checks: Signal<Vec<Finding>>) -> impl IntoView {
                     </li>
                 }).collect_view()}
             </ul>
-        </Show>
+        }.into_any())}
     }
 }
 
