@@ -4,4 +4,5 @@
 
 pub mod net;
 pub mod split;
+pub mod task;
 pub mod ui;

@@ -12,6 +12,7 @@
 //! opened): each caller then says so where the part would be ([`PartMissing`]).
 
 use std::future::Future;
+use std::pin::Pin;
 
 /// A part's code did not load. The load is tried again at the next call (wasm_split caches only a
 /// success).
@@ -82,12 +83,15 @@ pub fn now_or_later<F>(future: F, then: impl FnOnce(F::Output) + 'static)
 where
     F: Future + 'static,
 {
-    use std::task::{Context, Poll, Waker};
-    let mut future = Box::pin(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => then(output),
-        // The next poll (the task's) replaces the waker.
-        Poll::Pending => wasm_bindgen_futures::spawn_local(async move { then(future.await) }),
+    now_or_later_boxed(Box::pin(async move { then(future.await) }))
+}
+
+/// [`now_or_later`] for every future and `then` through one boxed type: polled once with a waker that
+/// does nothing, then, when pending, run as a task of its own (whose next poll replaces the waker).
+fn now_or_later_boxed(mut task: Pin<Box<dyn Future<Output = ()>>>) {
+    use std::task::{Context, Waker};
+    if task.as_mut().poll(&mut Context::from_waker(Waker::noop())).is_pending() {
+        crate::task::spawn_pinned(task)
     }
 }
 

@@ -36,7 +36,7 @@ pub fn in_worker() -> bool {
 /// now: the page's main module does not carry it. When it does not arrive, the worker tells the page
 /// ([`protocol::FAILED`]), which measures on its own thread instead.
 pub fn serve() {
-    wasm_bindgen_futures::spawn_local(async {
+    crate::task::spawn(async {
         if serve_runs().await.is_err() {
             let m = message(protocol::FAILED, None);
             set(&m, "message", &JsValue::from_str("the measuring worker's code did not load"));
@@ -67,7 +67,7 @@ fn listen() {
         match protocol::get_str(&data, "kind").as_deref() {
             Some(protocol::START) => {
                 let spec = super::spec::from_js(&protocol::get(&data, "spec"));
-                wasm_bindgen_futures::spawn_local(run_in_worker(run, spec, runs.clone()));
+                crate::task::spawn(run_in_worker(run, spec, runs.clone()));
             }
             Some(protocol::CANCEL) => {
                 if let Some((abort, _)) = runs.borrow().get(run) {
@@ -85,7 +85,7 @@ fn listen() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    wasm_bindgen_futures::spawn_local(async {
+    crate::task::spawn(async {
         warm_up().await;
         post(&message(protocol::READY, None), None);
     });
