@@ -6,7 +6,8 @@
 # data-cargo-features) and writes its glue and wasm; this hook then takes cargo's own output (linked with
 # relocations, build.rs), splits it with wasm-split-cli, runs wasm-bindgen (--keep-lld-exports: the chunks
 # import the main module's function table) and, for a release build, wasm-opt on every module and
-# short names for what the main module and its glue name each other by (wasm-names/), and puts the
+# short names for what the main module and its glue name each other by, without the classes a
+# dependency exports and the page never uses (wasm-names/), and puts the
 # results in Trunk's staging folder:
 #   - the glue and main module under Trunk's hashed names, with index.html's integrity hashes redone;
 #   - the chunks and their loader as NAME-<id>.wasm and __wasm_split-<id>.js, <id> from the input module,
@@ -56,6 +57,17 @@ optimize() { # optimize IN OUT
     cp "$1" "$2"
   fi
 }
+# wasm-streams (which Leptos's server_fn always brings) exports three classes to JS that the page never
+# makes: their exports kept their code in the main module and their classes in the glue. Out of both,
+# before wasm-opt drops the code only they reached (wasm-names/, unused_classes; BENCHMARKS.md, Size).
+# It fails the build when the glue or the page's other JS still names one: the page would use it.
+root="$(dirname "$0")/.."
+if [ "$profile" = release ]; then
+  cargo run --quiet --locked --offline --manifest-path "$root/Cargo.toml" -p streamscope-wasm-names --bin drop-classes -- \
+    "$work/bindgen/streamscope_bg.wasm" "$work/bindgen/streamscope.js" \
+    IntoUnderlyingSink,IntoUnderlyingSource,IntoUnderlyingByteSource \
+    "$work/split/__wasm_split.js" "$root/boot.js" "$root/streamscope-worker_loader.js"
+fi
 optimize "$work/bindgen/streamscope_bg.wasm" "$stage/$main_wasm"
 
 # The glue imports the chunks' loader `from "./__wasm_split.js"` (the module name wasm-split-cli gives
@@ -77,7 +89,7 @@ rewrite "$work/glue.js" 'from "./__wasm_split.js"' "from \"./$loader\""
 # It fails the build when the glue does not name each import exactly once or never calls a renamed
 # export, or when the chunks' loader names one.
 if [ "$profile" = release ]; then
-  cargo run --quiet --locked --offline --manifest-path "$(dirname "$0")/../Cargo.toml" \
+  cargo run --quiet --locked --offline --manifest-path "$root/Cargo.toml" \
     -p streamscope-wasm-names --bin short-names -- "$stage/$main_wasm" "$work/glue.js" "$work/split/__wasm_split.js"
 fi
 cp "$work/glue.js" "$stage/$glue"

@@ -16,6 +16,9 @@
 
 use std::fmt;
 
+mod unused_classes;
+pub use unused_classes::{drop_classes, Dropped};
+
 /// Why the wasm or the glue could not be renamed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error(pub String);

@@ -308,3 +308,60 @@ fn a_name_that_would_be_left_behind_fails_the_build() {
     assert!(shorten(&wasm, &glue, GLUE, &[loader_calls]).unwrap_err().0.contains("names the export __wbindgen_malloc"));
     assert_eq!(shorten(&wasm, &glue, "./other_bg.js", &[]).unwrap_err().0, "no function imported from ./other_bg.js");
 }
+
+/// Glue as wasm-bindgen writes it for one exported class, between other code.
+const CLASS_GLUE: &str = "import * as import1 from \"./__wasm_split.js\"\n\n\
+export class IntoUnderlyingSink {\n    __destroy_into_raw() {\n        const ptr = this.__wbg_ptr;\n        this.__wbg_ptr = 0;\n        IntoUnderlyingSinkFinalization.unregister(this);\n        return ptr;\n    }\n    free() {\n        const ptr = this.__destroy_into_raw();\n        wasm.__wbg_intounderlyingsink_free(ptr, 0);\n    }\n    write(chunk) {\n        const ret = wasm.intounderlyingsink_write(this.__wbg_ptr, chunk);\n        return ret;\n    }\n}\n\
+if (Symbol.dispose) IntoUnderlyingSink.prototype[Symbol.dispose] = IntoUnderlyingSink.prototype.free;\n\n\
+function keep() { return wasm.main(); }\n\
+const IntoUnderlyingSinkFinalization = (typeof FinalizationRegistry === 'undefined')\n    ? { register: () => {}, unregister: () => {} }\n    : new FinalizationRegistry(ptr => wasm.__wbg_intounderlyingsink_free(ptr, 1));\n\
+export { initSync, __wbg_init as default };\n";
+
+fn class_module() -> Vec<u8> {
+    module_with(EXPORT_SECTION, &[
+        export("main", 0x00, 0),
+        export("__wbg_intounderlyingsink_free", 0x00, 1),
+        export("memory", 0x02, 0),
+        export("intounderlyingsink_write", 0x00, 2),
+        export("intounderlyingsinkextra_write", 0x00, 3),
+    ])
+}
+
+#[test]
+fn an_unused_class_leaves_the_glue_and_its_exports_the_wasm() {
+    let dropped = drop_classes(&class_module(), CLASS_GLUE, &["IntoUnderlyingSink"], &["import init from './glue.js';"]).unwrap();
+    assert_eq!(dropped.exports, ["__wbg_intounderlyingsink_free", "intounderlyingsink_write"]);
+    assert_eq!(
+        export_names(&dropped.wasm),
+        [("main".into(), 0x00), ("memory".into(), 0x02), ("intounderlyingsinkextra_write".into(), 0x00)],
+        "another name that only starts like the class stays"
+    );
+    assert_eq!(
+        dropped.glue,
+        "import * as import1 from \"./__wasm_split.js\"\n\n\nfunction keep() { return wasm.main(); }\nexport { initSync, __wbg_init as default };\n"
+    );
+    // Every other section is as it was.
+    assert_eq!(section_body(&dropped.wasm, 1), section_body(&class_module(), 1));
+}
+
+#[test]
+fn a_class_the_page_uses_or_that_is_not_there_is_refused() {
+    let wasm = class_module();
+    let refused = |glue: &str, classes: &[&str], others: &[&str]| drop_classes(&wasm, glue, classes, others).unwrap_err().0;
+    // The wasm makes one: the glue wraps what an import returns.
+    let wrapped = format!("{CLASS_GLUE}function make(ptr) {{ return IntoUnderlyingSink.__wrap(ptr); }}\n");
+    assert!(refused(&wrapped, &["IntoUnderlyingSink"], &[]).contains("still names IntoUnderlyingSink"));
+    // Other JS uses it.
+    let loader = "import { IntoUnderlyingSink } from './glue.js';";
+    assert!(refused(CLASS_GLUE, &["IntoUnderlyingSink"], &[loader]).contains("other JS names IntoUnderlyingSink"));
+    // A class the glue does not define, or whose registry is missing.
+    assert!(refused(CLASS_GLUE, &["IntoUnderlyingSource"], &[]).contains("exactly once"));
+    let no_registry = CLASS_GLUE.replace("const IntoUnderlyingSinkFinalization = ", "const Other = ");
+    assert!(refused(&no_registry, &["IntoUnderlyingSink"], &[]).contains("exactly once"));
+    // A class with no export in the wasm (wasm-bindgen changed how it names them).
+    let bare = module_with(EXPORT_SECTION, &[export("main", 0x00, 0)]);
+    assert!(drop_classes(&bare, CLASS_GLUE, &["IntoUnderlyingSink"], &[]).unwrap_err().0.contains("exports nothing"));
+    // An export of the class the glue still calls elsewhere.
+    let called = format!("{CLASS_GLUE}function other(p) {{ return wasm.intounderlyingsink_write(p, 0); }}\n");
+    assert!(refused(&called, &["IntoUnderlyingSink"], &[]).contains("still calls wasm.intounderlyingsink_write"));
+}
