@@ -9,11 +9,6 @@ use super::lang::{say, use_lang, word};
 use super::session::Session;
 use streamscope_core::fixed::fixed;
 
-/// The serialised (snake_case) name of a small enum.
-fn json_name<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-}
-
 /// One labelled value with its test id.
 #[component]
 fn Metric(label: K, testid: &'static str, value: Signal<String>, #[prop(optional)] hint: Option<K>) -> impl IntoView {
@@ -54,7 +49,7 @@ pub fn MetricsPanel(session: Session) -> impl IntoView {
     let bytes = live_or_report(|l| format::bytes(l.figures.bytes), |r| format::bytes(r.bytes));
     let tpot = from_report(|r| match (r.tpot_ms, r.tpot_n) {
         (Some(t), Some(n)) => {
-            let source = r.tpot_n_source.map(|s| json_name(&s)).unwrap_or_default();
+            let source = r.tpot_n_source.map_or("", |s| s.as_str());
             format!("{} (N={n}, {source})", format::ms(Some(t)))
         }
         (t, _) => format::ms(t),
