@@ -1,11 +1,12 @@
 //! Code a run never needs, in a wasm chunk of its own, `on_demand`, fetched the first time someone
-//! imports, compares two request bodies or shares a run, never by a run or preloaded:
+//! imports, opens the prefix check or shares a run, never by a run or preloaded:
 //! - reading an import (an export or a bare report, pasted, dropped or chosen): every report type and
 //!   every trace from JSON, about 46 KB of the gzipped wasm;
 //! - showing an import (an export's runs analysed again and its campaign recomputed, or a bare report's
 //!   figures), and going back from it to what was shown before;
-//! - the prefix check's comparison and the view of its result: canonicalising and diffing two request
-//!   bodies and naming their cache breakers (`streamscope_core::prefix`), about 24 KB;
+//! - the prefix check, opened: its two boxes, and its comparison and the view of its result:
+//!   canonicalising and diffing two request bodies and naming their cache breakers
+//!   (`streamscope_core::prefix`), about 24 KB;
 //! - the share card's export (report, configuration and traces as JSON) and Markdown summary, built
 //!   when their details are opened or a download or a copy is clicked: a run that is not shared never
 //!   needs them (a run 5.0 KB less, every file 1.0 KB more; BENCHMARKS.md, Size).
@@ -17,10 +18,10 @@
 
 use leptos::prelude::*;
 use streamscope_core::i18n::Lang;
-use streamscope_core::prefix::check;
 use wasm_bindgen::JsValue;
 
-use super::prefix_check::PrefixResult;
+use super::form::FormState;
+use super::prefix_check::PrefixCheckTool;
 use super::session::Session;
 use super::split::split_part;
 
@@ -68,8 +69,8 @@ pub fn copy_markdown(session: Session, lang: Lang, note: RwSignal<String>) -> ()
     super::handoff::copy_summary(session, lang, note)
 });
 
-split_part!(on_demand, preload_prefix_result;
-/// Compares request bodies `a` and `b` and shows what the comparison found, said in `lang`.
-pub fn prefix_result(a: String, b: String, lang: Lang) -> AnyView {
-    view! { <PrefixResult check=check(&a, &b) lang=lang /> }.into_any()
+split_part!(on_demand, preload_prefix_tool;
+/// The inside of the prefix check: two request bodies, Compare, and what the comparison found.
+pub fn prefix_tool(form: FormState) -> AnyView {
+    view! { <PrefixCheckTool form=form /> }.into_any()
 });

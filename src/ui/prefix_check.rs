@@ -1,8 +1,9 @@
 //! The prefix check (prompt cache): paste two request bodies, press Compare, and see where their cache
 //! prefixes part and what in them breaks a provider's prompt cache. Everything shown was derived by
 //! `streamscope_core::prefix::check` from the two bodies as they were at the click (never per
-//! keystroke), in the `on_demand` chunk fetched on the first Compare ([`super::on_demand`]); this view
-//! renders it as text nodes, pasted text included, never as HTML.
+//! keystroke). All but the folded card is the `on_demand` chunk's code, fetched the first time the card
+//! is opened ([`super::on_demand`]); this view renders what was found as text nodes, pasted text
+//! included, never as HTML.
 
 use leptos::prelude::*;
 use streamscope_core::findings::FindingCode;
@@ -12,8 +13,10 @@ use streamscope_core::prefix::{Excerpt, PrefixCheck, PrefixWarning};
 
 use super::form::FormState;
 use super::lang::{lang_getter, word};
-use super::on_demand::prefix_result;
+use super::erased::show_when;
+use super::on_demand::prefix_tool;
 use super::split::lazy_panel;
+use streamscope_core::prefix::check;
 
 /// A labelled textarea for one request body.
 #[component]
@@ -123,9 +126,30 @@ pub(super) fn PrefixResult(check: PrefixCheck, lang: Lang) -> impl IntoView {
     }
 }
 
-/// The prefix check panel, collapsed until opened.
+/// The prefix check panel, collapsed until opened. What is inside (the two boxes, Compare, what a
+/// comparison found) is [`PrefixCheckTool`], `on_demand`'s code ([`super::on_demand::prefix_tool`]):
+/// fetched at the first opening, kept once opened, never by a run.
 #[component]
 pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        <section class="card prefix-check" aria-label=word(K::PrefixCheck)>
+            <details on:toggle=move |ev| {
+                if event_target::<web_sys::HtmlElement>(&ev).has_attribute("open") {
+                    opened.set(true);
+                }
+            }>
+                <summary data-testid="prefix-toggle">{word(K::PrefixCheckToggle)}</summary>
+                {show_when(move || opened.get(), move || lazy_panel("prefix-check", prefix_tool(form)))}
+            </details>
+        </section>
+    }
+}
+
+/// Inside the prefix check: the two bodies, Compare, the form's body in one click, and what the last
+/// comparison found, built again when the page's language changes (the warnings are said in it).
+#[component]
+pub fn PrefixCheckTool(form: FormState) -> impl IntoView {
     let lang = lang_getter();
     let a = RwSignal::new(String::new());
     let b = RwSignal::new(String::new());
@@ -138,24 +162,18 @@ pub fn PrefixCheckPanel(form: FormState) -> impl IntoView {
         a.set(config.request().2.unwrap_or_else(|| config.body.clone()));
     };
     view! {
-        <section class="card prefix-check" aria-label=word(K::PrefixCheck)>
-            <details>
-                <summary data-testid="prefix-toggle">{word(K::PrefixCheckToggle)}</summary>
-                <p class="prefix-intro">{word(K::PrefixIntro)}</p>
-                <div class="grid">
-                    <BodyArea label=K::BodyA testid="prefix-a" value=a />
-                    <BodyArea label=K::BodyB testid="prefix-b" value=b />
-                </div>
-                <div class="actions">
-                    <button class="primary" data-testid="prefix-compare" on:click=compare>{word(K::ComparePrefixes)}</button>
-                    <button data-testid="prefix-from-form" on:click=from_form>{word(K::UseFormBody)}</button>
-                </div>
-                // Built again when the page's language changes: the warnings are said in it.
-                {move || {
-                    let lang = lang();
-                    compared.get().map(|(a, b)| lazy_panel("prefix-check", prefix_result(a, b, lang)))
-                }}
-            </details>
-        </section>
+        <p class="prefix-intro">{word(K::PrefixIntro)}</p>
+        <div class="grid">
+            <BodyArea label=K::BodyA testid="prefix-a" value=a />
+            <BodyArea label=K::BodyB testid="prefix-b" value=b />
+        </div>
+        <div class="actions">
+            <button class="primary" data-testid="prefix-compare" on:click=compare>{word(K::ComparePrefixes)}</button>
+            <button data-testid="prefix-from-form" on:click=from_form>{word(K::UseFormBody)}</button>
+        </div>
+        {move || {
+            let lang = lang();
+            compared.get().map(|(a, b)| view! { <PrefixResult check=check(&a, &b) lang=lang /> })
+        }}
     }
 }
