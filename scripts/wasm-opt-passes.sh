@@ -8,6 +8,6 @@
 # store's offset (smaller code). The two differ only when the sum wraps past 4 GiB, which only an address
 # "below zero" makes: a stack that overflowed (rustc lays the stack first, growing down from 1 MiB to 0;
 # data and heap above). There the folded access traps where the unfolded one would have written over the
-# first 1 KiB. A run 1.6 KB less gzipped (BENCHMARKS.md, Size, "Low memory unused").
+# first 1 KiB. A run 1.6 KB less gzipped (BENCHMARKS.md, Size, "One Show, one effect, one task").
 # shellcheck disable=SC2034 # used by the scripts that source this file
 WASM_OPT_SIZE_PASSES=(--low-memory-unused -Oz --flatten --rereloop -Oz --merge-similar-functions -Oz)
