@@ -28,6 +28,10 @@ else
   wasm-bindgen --keep-debug --keep-lld-exports --target web --no-typescript --out-dir "$out/bindgen" \
     "$out/split/streamscope.wasm"
 fi
+# As the release build does (scripts/split-wasm.sh): without the classes the page never makes.
+source scripts/wasm-opt-passes.sh
+cargo run --quiet --locked --offline -p streamscope-wasm-names --bin drop-classes -- \
+  "$out/bindgen/streamscope_bg.wasm" "$out/bindgen/streamscope.js" "$UNUSED_EXPORTED_CLASSES"
 read_from="$out/bindgen/streamscope_bg.wasm"
 if [ "${1:-}" = --chunk ]; then
   chunk="${2:?--chunk NAME: after, measure, on_demand or chunk_<n>}"
@@ -37,7 +41,6 @@ if [ "${1:-}" = --chunk ]; then
   echo "chunk $chunk ($(basename "$read_from"))"
 fi
 # Chunks keep cargo's names section, which binaryen 132 warns about once per unknown subsection.
-source scripts/wasm-opt-passes.sh
 wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" -g "$read_from" -o "$out/page.wasm" 2> >(grep -v 'unknown name subsection' >&2)
 wasm-opt "${WASM_OPT_SIZE_PASSES[@]}" --strip-debug "$read_from" -o "$out/page-stripped.wasm" 2> >(grep -v 'unknown name subsection' >&2)
 printf 'shipped-like wasm: %d B raw, %d B gzip -9 (with names: %d B)\n' "$(stat -c %s "$out/page-stripped.wasm")" \

@@ -64,8 +64,7 @@ optimize() { # optimize IN OUT
 root="$(dirname "$0")/.."
 if [ "$profile" = release ]; then
   cargo run --quiet --locked --offline --manifest-path "$root/Cargo.toml" -p streamscope-wasm-names --bin drop-classes -- \
-    "$work/bindgen/streamscope_bg.wasm" "$work/bindgen/streamscope.js" \
-    IntoUnderlyingSink,IntoUnderlyingSource,IntoUnderlyingByteSource \
+    "$work/bindgen/streamscope_bg.wasm" "$work/bindgen/streamscope.js" "$UNUSED_EXPORTED_CLASSES" \
     "$work/split/__wasm_split.js" "$root/boot.js" "$root/streamscope-worker_loader.js"
 fi
 optimize "$work/bindgen/streamscope_bg.wasm" "$stage/$main_wasm"
