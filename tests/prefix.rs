@@ -11,8 +11,10 @@ use streamscope_e2e::{with_page, Page};
 /// How long the result may take to appear after the click.
 const RESULT_LIMIT: Duration = Duration::from_secs(5);
 
-/// Clicks the element with this `data-testid` from script (it need not be scrolled into view).
+/// Clicks the element with this `data-testid` from script (it need not be scrolled into view), once it is
+/// there: the panel's inside comes with code fetched when it is first opened.
 async fn script_click(page: &Page, testid: &str) {
+    page.wait_for_testid_count(testid, 1, Duration::from_secs(10)).await;
     let script = "document.querySelector(`[data-testid=\"${arguments[0]}\"]`).click();";
     page.client().execute(script, vec![Value::from(testid)]).await.expect("script click");
 }
