@@ -137,6 +137,12 @@ pub(super) fn import_file(session: Session, files: JsValue, lang: Lang, note: Rw
     });
 }
 
+/// Whether dropped or chosen `files` hold one at least (a drop of text, or a file dialog cancelled, holds
+/// none): only then is the import's code fetched.
+fn holds_a_file(files: &JsValue) -> bool {
+    js_sys::Reflect::get(files, &"length".into()).ok().and_then(|n| n.as_f64()).is_some_and(|n| n > 0.0)
+}
+
 /// What `build` (code fetched the first time it is called) writes of the session's report while `open`
 /// holds, built again when the report or the language changes; empty while closed. An export with long
 /// traces is large, and a run that is not shared never needs the code.
@@ -246,8 +252,8 @@ pub fn Handoff(session: Session) -> impl IntoView {
                 on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
                 on:drop=move |ev: web_sys::DragEvent| {
                     ev.prevent_default();
-                    if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-                        now_or_later(import(session, files.into(), lang(), note), imported);
+                    if let Some(files) = ev.data_transfer().and_then(|d| d.files()).map(JsValue::from).filter(holds_a_file) {
+                        now_or_later(import(session, files, lang(), note), imported);
                     }
                 }
             >
@@ -266,7 +272,9 @@ pub fn Handoff(session: Session) -> impl IntoView {
                         data-testid="import-file"
                         on:change=move |ev| {
                             let files = js_sys::Reflect::get(&event_target::<web_sys::HtmlElement>(&ev), &"files".into()).unwrap_or(JsValue::UNDEFINED);
-                            now_or_later(import(session, files, lang(), note), imported);
+                            if holds_a_file(&files) {
+                                now_or_later(import(session, files, lang(), note), imported);
+                            }
                         }
                     />
                 </div>
