@@ -7,7 +7,7 @@ source scripts/setup.sh
 
 step() { printf '\n[test] === %s ===\n' "$*" >&2; }
 
-step "core, lab and the release build's short names (native)"
+step "core, lab and the release build's wasm-names steps (native)"
 cargo test --locked -p streamscope-core -p streamscope-lab -p streamscope-wasm-names
 
 step "build the page (trunk build --release)"

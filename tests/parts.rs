@@ -184,24 +184,27 @@ async fn a_run_never_fetches_the_import_code_and_the_first_import_does() {
     .await;
 }
 
+/// Drops on the import zone what `fill` (script that fills the `DataTransfer` named `data`) puts in it.
+async fn drop_on_import_zone(page: &Page, fill: &str) {
+    let script = format!(
+        "const zone = document.querySelector('[data-testid=import-drop]'); const data = new DataTransfer(); {fill} \
+         zone.dispatchEvent(new DragEvent('drop', {{dataTransfer: data, bubbles: true, cancelable: true}}));"
+    );
+    page.client().execute(&script, vec![]).await.expect("drop on the import zone");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_drop_without_a_file_fetches_no_import_code() {
     with_page(|page: Page| async move {
         let report = page.run_report(&page.stream_query("tokens=5&cadence_ms=10&first_ms=20", "")).await;
         assert_eq!(report.state, "done", "{}", report.text);
         // Text dragged onto the drop zone: a drop that holds no file.
-        let drop = "const zone = document.querySelector('[data-testid=import-drop]'); \
-                    const data = new DataTransfer(); data.setData('text/plain', 'not a file'); \
-                    zone.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));";
-        page.client().execute(drop, vec![]).await.expect("drop text on the drop zone");
+        drop_on_import_zone(&page, "data.setData('text/plain', 'not a file');").await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         assert!(!fetched_on_demand(&page).await, "a drop without a file fetched the import's code: {:?}", wasm_fetched(&page).await);
         assert_eq!(page.testid_text("handoff-note").await.unwrap_or_default(), "", "nothing to import, nothing said");
         // The same drop with a file in it fetches the code and reads the file.
-        let drop_file = "const zone = document.querySelector('[data-testid=import-drop]'); \
-                         const data = new DataTransfer(); data.items.add(new File(['{not json'], 'x.json')); \
-                         zone.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));";
-        page.client().execute(drop_file, vec![]).await.expect("drop a file on the drop zone");
+        drop_on_import_zone(&page, "data.items.add(new File(['{not json'], 'x.json'));").await;
         let note = page.wait_for_testid_text("handoff-note", std::time::Duration::from_secs(10), |t| !t.is_empty()).await;
         assert!(note.starts_with("This is not JSON"), "{note}");
         assert!(fetched_on_demand(&page).await, "a file read without the import's code? {:?}", wasm_fetched(&page).await);

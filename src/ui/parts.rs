@@ -14,8 +14,8 @@
 //! start of such a campaign before its first run ([`settle_campaign_views`]) or by an import that shows
 //! one; a single run never fetches it.
 //! What a run never needs, an import's reading and showing (and going back from it), the prefix check's
-//! comparison and the share card's export and Markdown, is the `on_demand` chunk's, fetched only when
-//! used (`super::on_demand`).
+//! inside once opened and the share card's export, Markdown, download and copy, is the `on_demand`
+//! chunk's, fetched only when used (`super::on_demand`).
 //! Few chunks rather than many: code shared by two chunks goes to a third, and every chunk repeats
 //! imports and is compressed on its own (measured: 9.4 KB more gzipped with every panel apart from the
 //! rest; BENCHMARKS.md, Size). Each split was measured: what a visitor who runs downloads against every

@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+pub mod cli;
 mod unused_classes;
 pub use unused_classes::{drop_classes, Dropped};
 

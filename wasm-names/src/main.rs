@@ -5,22 +5,20 @@
 
 use std::process::ExitCode;
 
+use streamscope_wasm_names::cli::{finish, read_bytes, read_text, read_texts, write_file};
 use streamscope_wasm_names::{shorten, Error};
 
 /// The module name wasm-bindgen's `--target web` glue gives its imports object.
 const GLUE_MODULE: &str = "./streamscope_bg.js";
 
 fn run(wasm_path: &str, glue_path: &str, other_paths: &[String]) -> Result<String, Error> {
-    let read = |path: &str| std::fs::read(path).map_err(|e| Error(format!("{path}: {e}")));
-    let text = |path: &str| String::from_utf8(read(path)?).map_err(|_| Error(format!("{path}: not UTF-8")));
-    let wasm = read(wasm_path)?;
-    let glue = text(glue_path)?;
-    let others = other_paths.iter().map(|p| text(p)).collect::<Result<Vec<String>, Error>>()?;
+    let wasm = read_bytes(wasm_path)?;
+    let glue = read_text(glue_path)?;
+    let others = read_texts(other_paths)?;
     let others: Vec<&str> = others.iter().map(String::as_str).collect();
     let short = shorten(&wasm, &glue, GLUE_MODULE, &others).map_err(|e| Error(format!("{wasm_path} and {glue_path}: {e}")))?;
-    let write = |path: &str, bytes: &[u8]| std::fs::write(path, bytes).map_err(|e| Error(format!("{path}: {e}")));
-    write(wasm_path, &short.wasm)?;
-    write(glue_path, short.glue.as_bytes())?;
+    write_file(wasm_path, &short.wasm)?;
+    write_file(glue_path, short.glue.as_bytes())?;
     Ok(format!(
         "{} imports and {} exports renamed: wasm {} -> {} B, glue {} -> {} B",
         short.imports.len(),
@@ -38,14 +36,5 @@ fn main() -> ExitCode {
         eprintln!("usage: short-names WASM GLUE.js [OTHER.js ...]");
         return ExitCode::from(2);
     };
-    match run(wasm, glue, others) {
-        Ok(summary) => {
-            eprintln!("[short-names] {summary}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("[short-names] {e}");
-            ExitCode::FAILURE
-        }
-    }
+    finish("short-names", run(wasm, glue, others))
 }
